@@ -1,0 +1,1 @@
+"""Datasets: registry, synthetic generators, downloads with mirror and checksums, canonical form."""

@@ -1,0 +1,161 @@
+"""The canonical dataset: X float64 (samples x features), y in {-1, +1}, names, ids, relevant set.
+
+Saved as ``<name>.npz`` (plain arrays, read with ``allow_pickle=False``) plus ``<name>.json``
+metadata (shape, class counts, source hashes, preprocessing applied, relevant features).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..results.io import atomic_write_bytes, atomic_write_json
+
+
+class DatasetError(ValueError):
+    """A dataset that cannot be used as it is; the message names the dataset and the problem."""
+
+
+@dataclass
+class Dataset:
+    """One two-class dataset in canonical form."""
+
+    name: str
+    X: np.ndarray
+    y: np.ndarray
+    feature_names: list[str]
+    sample_ids: list[str]
+    relevant: list[int] | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def class_counts(self) -> dict[str, int]:
+        return {"-1": int(np.sum(self.y == -1)), "+1": int(np.sum(self.y == 1))}
+
+
+def check_dataset(ds: Dataset, *, on_constant: str = "keep", on_duplicate: str = "keep") -> Dataset:
+    """Validate and normalise a dataset; raise :class:`DatasetError` naming the problem.
+
+    Rejected: X not 2-D, length mismatch, NaN or inf (with the first offending row and column),
+    labels not exactly two classes, duplicated feature names, fewer than two samples in a class.
+    Constant and duplicated columns are logged in ``meta["warnings"]`` and kept (``"keep"``), or
+    dropped (``"drop"``, recorded in ``meta["preprocessing"]``).
+    """
+    X = np.asarray(ds.X, dtype=np.float64)
+    if X.ndim != 2 or X.shape[0] == 0 or X.shape[1] == 0:
+        raise DatasetError(f"dataset {ds.name!r}: X must be a non-empty 2-D matrix, got shape {X.shape}")
+    y = np.asarray(ds.y)
+    if y.shape != (X.shape[0],):
+        raise DatasetError(f"dataset {ds.name!r}: {X.shape[0]} rows in X but labels of shape {y.shape}")
+    bad = ~np.isfinite(X)
+    if bad.any():
+        r, c = map(int, np.argwhere(bad)[0])
+        kind = "NaN" if np.isnan(X[r, c]) else "inf"
+        raise DatasetError(
+            f"dataset {ds.name!r}: {int(bad.sum())} non-finite values ({kind} first at row {r}, "
+            f"column {c} {ds.feature_names[c] if c < len(ds.feature_names) else ''!r}); "
+            "impute or drop them in the registry entry's preprocessing"
+        )
+    labels = np.unique(y)
+    if labels.size != 2:
+        raise DatasetError(
+            f"dataset {ds.name!r}: needs exactly two classes, found {labels.size}: {labels[:10].tolist()}"
+        )
+    if set(labels.tolist()) != {-1, 1}:
+        raise DatasetError(f"dataset {ds.name!r}: labels must be -1/+1 after mapping, got {labels.tolist()}")
+    y = y.astype(np.int64)
+    if len(ds.feature_names) != X.shape[1]:
+        raise DatasetError(
+            f"dataset {ds.name!r}: {len(ds.feature_names)} feature names for {X.shape[1]} columns"
+        )
+    seen: dict[str, int] = {}
+    for j, n in enumerate(ds.feature_names):
+        if n in seen:
+            raise DatasetError(
+                f"dataset {ds.name!r}: duplicated feature name {n!r} (columns {seen[n]} and {j})"
+            )
+        seen[n] = j
+    if len(ds.sample_ids) != X.shape[0]:
+        raise DatasetError(f"dataset {ds.name!r}: {len(ds.sample_ids)} sample ids for {X.shape[0]} rows")
+    small = min(np.sum(y == -1), np.sum(y == 1))
+    if small < 2:
+        raise DatasetError(f"dataset {ds.name!r}: a class has only {small} sample(s)")
+    meta = dict(ds.meta)
+    warnings = list(meta.get("warnings", []))
+    preprocessing = list(meta.get("preprocessing", []))
+    keep = np.ones(X.shape[1], dtype=bool)
+    constant = np.flatnonzero(np.ptp(X, axis=0) == 0)
+    if constant.size:
+        warnings.append(f"{constant.size} constant column(s): {constant[:10].tolist()}")
+        if on_constant == "drop":
+            keep[constant] = False
+    _, first = np.unique(X.T, axis=0, return_index=True)
+    dup = np.setdiff1d(np.arange(X.shape[1]), first)
+    if dup.size:
+        warnings.append(f"{dup.size} duplicated column(s): {dup[:10].tolist()}")
+        if on_duplicate == "drop":
+            keep[dup] = False
+    relevant = ds.relevant
+    if not keep.all():
+        dropped = np.flatnonzero(~keep)
+        preprocessing.append(f"dropped {dropped.size} constant/duplicated column(s): {dropped[:20].tolist()}")
+        new_index = -np.ones(X.shape[1], dtype=int)
+        new_index[keep] = np.arange(keep.sum())
+        if relevant is not None:
+            relevant = [int(new_index[j]) for j in relevant if keep[j]]
+        X = X[:, keep]
+        names = [n for n, k in zip(ds.feature_names, keep) if k]
+    else:
+        names = list(ds.feature_names)
+    meta["warnings"] = warnings
+    meta["preprocessing"] = preprocessing
+    return Dataset(ds.name, X, y, names, [str(s) for s in ds.sample_ids], relevant, meta)
+
+
+def save_dataset(ds: Dataset, npz_path: str | Path, json_path: str | Path) -> None:
+    """Write ``.npz`` and ``.json`` atomically (the JSON last, so it marks completeness)."""
+    import io
+
+    buf = io.BytesIO()
+    np.savez_compressed(
+        buf,
+        X=ds.X,
+        y=ds.y,
+        feature_names=np.asarray(ds.feature_names, dtype=str),
+        sample_ids=np.asarray(ds.sample_ids, dtype=str),
+        relevant=np.asarray(ds.relevant if ds.relevant is not None else [], dtype=np.int64),
+        has_relevant=np.asarray(ds.relevant is not None),
+    )
+    atomic_write_bytes(npz_path, buf.getvalue())
+    meta = {
+        "name": ds.name,
+        "n_samples": int(ds.X.shape[0]),
+        "n_features": int(ds.X.shape[1]),
+        "class_counts": ds.class_counts,
+        "relevant": ds.relevant,
+        **ds.meta,
+    }
+    atomic_write_json(json_path, meta)
+
+
+def load_dataset(npz_path: str | Path, json_path: str | Path | None = None) -> Dataset:
+    """Read a canonical dataset (never unpickles)."""
+    npz_path = Path(npz_path)
+    with np.load(npz_path, allow_pickle=False) as f:
+        relevant = f["relevant"].tolist() if bool(f["has_relevant"]) else None
+        ds = Dataset(
+            name=npz_path.stem,
+            X=f["X"],
+            y=f["y"],
+            feature_names=f["feature_names"].tolist(),
+            sample_ids=f["sample_ids"].tolist(),
+            relevant=relevant,
+        )
+    if json_path is not None:
+        ds.meta = json.loads(Path(json_path).read_text())
+        ds.name = ds.meta.get("name", ds.name)
+    return ds

@@ -1,0 +1,86 @@
+"""The method contract every selector follows (see README, "Adding a method").
+
+A selector is a scikit-learn ``SelectorMixin`` estimator. ``fit(X, y)`` accepts any two-class ``y``
+and hands ``_fit`` the labels mapped to {-1, +1} (``classes_[1]`` is +1), as the papers write them.
+After ``fit``:
+
+- ``support_``: boolean mask of the kept features (always);
+- ``ranking_``: 1 = most important, a permutation of 1..p when the method orders all features
+  (then the tuner may truncate it to any ``n_features_to_select`` without refitting);
+- ``scores_`` / ``weights_``: per-feature scores or model weights where the method has them;
+- ``n_iter_``: iterations of the method's outer loop where it has one;
+- ``diagnostics_``: a dict with ``status`` (one of :data:`STATUSES`), ``objective``, ``n_iter``,
+  ``message`` and ``time_s``. A solver that stops early (iteration or time limit, numerical failure)
+  sets the status and still leaves a usable ``support_``; only programming errors raise.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.feature_selection import SelectorMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+STATUSES = ("ok", "acceptable", "max_iter", "time_limit", "solver_error", "infeasible")
+"""Solver outcomes a record may carry. ``acceptable`` is Ipopt's "solved to acceptable level"."""
+
+
+class BaseSelector(SelectorMixin, BaseEstimator):
+    """Shared ``fit`` for all svmfs selectors: validation, label mapping, timing, diagnostics."""
+
+    #: ``ranking_`` orders every feature, so truncating it gives the selection for any size.
+    ranks_all_features: bool = False
+
+    def fit(self, X, y):
+        X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
+        check_classification_targets(y)
+        self.classes_ = np.unique(y)
+        if self.classes_.size != 2:
+            raise ValueError(
+                f"{type(self).__name__} needs exactly two classes, got {self.classes_.size}: "
+                f"{self.classes_[:5].tolist()}"
+            )
+        y_pm = np.where(y == self.classes_[1], 1.0, -1.0)
+        self.diagnostics_ = {"status": "ok", "objective": None, "n_iter": None, "message": ""}
+        start = time.perf_counter()
+        self._fit(X, y_pm)
+        self.diagnostics_["time_s"] = time.perf_counter() - start
+        if getattr(self, "n_iter_", None) is not None and self.diagnostics_["n_iter"] is None:
+            self.diagnostics_["n_iter"] = int(self.n_iter_)
+        if self.diagnostics_["status"] not in STATUSES:
+            raise ValueError(f"unknown status {self.diagnostics_['status']!r}; use one of {STATUSES}")
+        self.support_ = np.asarray(self.support_, dtype=bool)
+        return self
+
+    def _fit(self, X: np.ndarray, y: np.ndarray) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _get_support_mask(self):
+        check_is_fitted(self, "support_")
+        return self.support_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        tags.classifier_tags = None
+        return tags
+
+
+def support_from_ranking(ranking: np.ndarray, n_features_to_select: int | None) -> np.ndarray:
+    """Mask of the ``n_features_to_select`` best-ranked features (all when ``None``)."""
+    ranking = np.asarray(ranking)
+    if n_features_to_select is None:
+        return np.ones(ranking.shape[0], dtype=bool)
+    k = int(min(max(n_features_to_select, 1), ranking.shape[0]))
+    return ranking <= k
+
+
+def ranking_from_scores(scores: np.ndarray) -> np.ndarray:
+    """Ranks 1..p by decreasing score; ties keep the lower feature index first (deterministic)."""
+    order = np.lexsort((np.arange(scores.size), -np.asarray(scores, dtype=float)))
+    ranking = np.empty(scores.size, dtype=np.int64)
+    ranking[order] = np.arange(1, scores.size + 1)
+    return ranking

@@ -1,0 +1,1 @@
+"""Result records: schema, provenance and atomic I/O."""
