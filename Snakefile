@@ -1,0 +1,26 @@
+# svmfs: campaigns comparing feature-selection methods for SVMs.
+# Configuration: config/config.yaml (schema: workflow/schemas/config.schema.yaml).
+
+
+from snakemake.utils import min_version, validate
+
+min_version("9.0")
+
+
+configfile: "config/config.yaml"
+
+
+validate(config, "workflow/schemas/config.schema.yaml")
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/data.smk"
+include: "workflow/rules/splits.smk"
+include: "workflow/rules/select.smk"
+include: "workflow/rules/aggregate.smk"
+
+
+rule all:
+    default_target: True
+    input:
+        all_outputs(),

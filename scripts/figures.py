@@ -1,0 +1,12 @@
+"""Rule figures: accuracy vs number of selected features, and run times."""
+
+import pandas as pd
+
+from svmfs.analysis.figures import write_figures
+from svmfs.jobs import job_context
+
+with job_context(snakemake.log[0]):
+    o = snakemake.output
+    summary = pd.read_csv(snakemake.input.summary)
+    timing = pd.read_csv(snakemake.input.timing)
+    write_figures(summary, timing, {"acc_png": o.acc_png, "acc_pdf": o.acc_pdf, "runtime_png": o.runtime_png})

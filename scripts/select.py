@@ -1,0 +1,32 @@
+"""Rule select: one (dataset, method, setting, fold) job, steps 1-6 of the select job."""
+
+import json
+from pathlib import Path
+
+from svmfs.data.canonical import load_dataset
+from svmfs.jobs import job_context
+from svmfs.protocol.select_job import run_select_job
+from svmfs.results.record import config_hash, provenance, write_record
+
+with job_context(snakemake.log[0], snakemake.threads) as log:
+    w, p = snakemake.wildcards, snakemake.params
+    ds = load_dataset(snakemake.input.npz, snakemake.input.meta)
+    fold = json.loads(Path(snakemake.input.splits).read_text())["folds"][int(w.fold)]
+    fixed_size = None
+    if snakemake.input.get("match"):
+        fixed_size = json.loads(Path(snakemake.input.match).read_text())["n_selected"]
+        log.info("match_size_of: %d features, as chosen by the other method on this fold", fixed_size)
+    rec = run_select_job(
+        ds.X, ds.y, fold, w.method, p.method_cfg, p.campaign, p.seed,
+        setting=p.setting, relevant=ds.relevant, fixed_size=fixed_size,
+    )  # fmt: skip
+    prov = provenance(workdir=p.workdir)
+    rec.update(
+        campaign=p.campaign_name, dataset=w.dataset, setting=w.setting, config_hash=config_hash(p.job_config),
+        git_sha=prov["git_sha"], host=prov["host"], versions=prov["versions"],
+    )  # fmt: skip
+    log.info(
+        "status %s, %d of %d features, test accuracy %.4f, params %s",
+        rec["status"], rec["n_selected"], rec["n_features_total"], rec["test_accuracy"], rec["selector_params"],
+    )  # fmt: skip
+    write_record(rec, snakemake.output.json, snakemake.output.parquet)

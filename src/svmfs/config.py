@@ -1,0 +1,249 @@
+"""Campaign configuration: schema validation with defaults, then the checks a schema cannot express.
+
+The Snakefile validates with ``snakemake.utils.validate`` against ``workflow/schemas/config.schema.yaml``
+and then calls :func:`check_campaign`, so a bad config is rejected before any job runs, with a
+message naming the key. :func:`load_config` does both for use outside Snakemake.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+POSITIVE_PARAMS = ("C", "C2", "gamma", "beta", "eps", "v0", "threshold", "time_limit")
+SCHEMA = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"
+
+
+class ConfigError(ValueError):
+    """An invalid campaign configuration; the message names the file (if any) and the key."""
+
+
+def _validator_with_defaults(schema):
+    from jsonschema import Draft202012Validator, validators
+
+    def set_defaults(validator, properties, instance, schema):
+        if isinstance(instance, dict):
+            for prop, sub in properties.items():
+                if "default" in sub and prop not in instance:
+                    instance[prop] = _copy(sub["default"])
+        yield from Draft202012Validator.VALIDATORS["properties"](validator, properties, instance, schema)
+
+    cls = validators.extend(Draft202012Validator, {"properties": set_defaults})
+    return cls(schema)
+
+
+def _copy(v):
+    return yaml.safe_load(yaml.safe_dump(v))
+
+
+def validate_schema(config: dict, schema_path: str | Path = SCHEMA, source: str = "config") -> dict:
+    """Fill defaults and validate against the JSON schema; raise :class:`ConfigError` naming the key."""
+    with open(schema_path) as f:
+        schema = yaml.safe_load(f)
+    validator = _validator_with_defaults(schema)
+    errors = sorted(validator.iter_errors(config), key=lambda e: list(map(str, e.absolute_path)))
+    if errors:
+        lines = [f"{'.'.join(map(str, e.absolute_path)) or '<top level>'}: {e.message}" for e in errors]
+        raise ConfigError(f"{source}: invalid configuration:\n  " + "\n  ".join(lines))
+    return config
+
+
+def load_config(path: str | Path, overrides: dict | None = None, workdir: str | Path = ".") -> dict:
+    """Read a campaign YAML safely, apply ``overrides``, validate, check; return the full config."""
+    path = Path(path)
+    try:
+        config = yaml.safe_load(path.read_text()) or {}
+    except yaml.YAMLError as e:
+        raise ConfigError(f"{path}: not valid YAML: {e}") from None
+    if not isinstance(config, dict):
+        raise ConfigError(f"{path}: the top level must be a mapping")
+    if overrides:
+        config = deep_update(config, overrides)
+    validate_schema(config, source=str(path))
+    check_campaign(config, workdir=workdir, source=str(path))
+    return config
+
+
+def deep_update(base: dict, new: dict) -> dict:
+    out = dict(base)
+    for k, v in new.items():
+        out[k] = deep_update(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
+
+
+def method_settings(method_cfg: dict) -> dict[str, dict[str, Any]]:
+    """Job-level settings of a method: label -> fixed parameters (``{"default": {}}`` if none).
+
+    A label joins ``param-value`` pairs with ``_`` in the order the config gives the parameters,
+    e.g. ``C2-0.1``.
+    """
+    settings = method_cfg.get("settings") or {}
+    if not settings:
+        return {"default": {}}
+    labels: dict[str, dict[str, Any]] = {"": {}}
+    for param, values in settings.items():
+        labels = {
+            (f"{lab}_" if lab else "") + f"{param}-{_fmt(v)}": {**fixed, param: v}
+            for lab, fixed in labels.items()
+            for v in values
+        }
+    return labels
+
+
+def _fmt(v) -> str:
+    if isinstance(v, float):
+        return f"{v:g}"
+    return str(v)
+
+
+def dataset_entry(config: dict, name: str, registry: dict) -> dict:
+    src = config["datasets"][name].get("source", name)
+    return registry[src]
+
+
+def load_dataset_registry(config: dict, workdir: str | Path = ".") -> dict:
+    from .data.registry import load_registry
+
+    return load_registry(Path(workdir) / config["dataset_registry"])
+
+
+def check_campaign(config: dict, workdir: str | Path = ".", source: str = "config") -> None:
+    """Semantic checks after the schema; all problems are reported together, each naming its key."""
+    from .methods.registry import METHODS
+
+    errs: list[str] = []
+    try:
+        registry = load_dataset_registry(config, workdir)
+    except (OSError, ValueError) as e:
+        raise ConfigError(f"{source}: dataset_registry: {e}") from None
+
+    # datasets
+    for name, dcfg in config["datasets"].items():
+        src = dcfg.get("source", name)
+        if src not in registry:
+            errs.append(f"datasets.{name}: unknown dataset {src!r}; the registry has: {', '.join(sorted(registry))}")
+
+    # splits: contradictory or missing options
+    sp = config["splits"]
+    if sp["kind"] == "stratified_kfold":
+        for key in ("n_instances", "train_size", "test_size", "n_resamples", "fit_fraction"):
+            if key in sp:
+                errs.append(f"splits.{key}: not used by splits.kind 'stratified_kfold' (contradictory options)")
+    else:
+        if "train_size" not in sp:
+            errs.append(f"splits.train_size: required by splits.kind {sp['kind']!r}")
+        if sp["kind"] == "random_train_test" and ("n_resamples" in sp or "fit_fraction" in sp):
+            errs.append("splits.n_resamples/fit_fraction: only for splits.kind 'kp_svm'")
+        if sp.get("n_repeats", 1) != 1:
+            errs.append("splits.n_repeats: only for splits.kind 'stratified_kfold'")
+
+    # methods
+    for name, mcfg in config["methods"].items():
+        reg_name = mcfg.get("method", name)
+        if reg_name not in METHODS:
+            errs.append(f"methods.{name}: unknown method {reg_name!r}; known methods: {', '.join(sorted(METHODS))}")
+            continue
+        spec = METHODS[reg_name]
+        try:
+            accepted = set(inspect.signature(spec.load()).parameters)
+        except Exception as e:  # pragma: no cover - an import error is a broken install
+            errs.append(f"methods.{name}: cannot load {spec.target}: {e}")
+            continue
+        grid = mcfg.get("grid", {})
+        settings = mcfg.get("settings", {})
+        for section in ("grid", "params", "settings"):
+            for param, value in (mcfg.get(section) or {}).items():
+                if param not in accepted:
+                    errs.append(
+                        f"methods.{name}.{section}.{param}: not a parameter of {reg_name}; "
+                        f"accepted: {', '.join(sorted(accepted)) or 'none'}"
+                    )
+                values = value if section != "params" else [value]
+                if param in POSITIVE_PARAMS:
+                    for v in values:
+                        if not isinstance(v, (int, float)) or isinstance(v, bool) or v <= 0:
+                            errs.append(f"methods.{name}.{section}.{param}: must be > 0, got {v!r}")
+                if param == "n_features_to_select":
+                    for v in values:
+                        if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 1):
+                            errs.append(f"methods.{name}.{section}.{param}: must be an integer >= 1, got {v!r}")
+        for param in set(grid) & set(settings):
+            errs.append(f"methods.{name}: {param!r} is both in grid and settings (contradictory options)")
+        for param in set(mcfg.get("params", {})) & (set(grid) | set(settings)):
+            errs.append(f"methods.{name}.params.{param}: also in grid/settings (contradictory options)")
+        other = mcfg.get("match_size_of")
+        if other is not None:
+            if other not in config["methods"]:
+                errs.append(f"methods.{name}.match_size_of: {other!r} is not a method of this campaign")
+            elif other == name or config["methods"][other].get("match_size_of"):
+                errs.append(f"methods.{name}.match_size_of: {other!r} must be a method without match_size_of")
+            if not spec.truncation:
+                errs.append(f"methods.{name}.match_size_of: {reg_name} does not rank features")
+            elif spec.truncation in grid or spec.truncation in settings:
+                errs.append(f"methods.{name}: match_size_of fixes {spec.truncation}; remove it from grid/settings")
+            if settings or (other in config["methods"] and config["methods"][other].get("settings")):
+                errs.append(f"methods.{name}.match_size_of: methods with settings cannot be matched")
+
+    # folds against the smallest class, where the class counts are known before any job
+    if not errs:
+        errs += _check_folds(config, registry)
+    if errs:
+        raise ConfigError(f"{source}: invalid configuration:\n  " + "\n  ".join(errs))
+
+
+def expected_class_counts(config: dict, name: str, registry: dict) -> list[int] | None:
+    """Class sizes of a dataset if known without downloading (registry ``expect`` or a generator run)."""
+    dcfg = config["datasets"][name]
+    entry = registry[dcfg.get("source", name)]
+    if entry["kind"] == "synthetic":
+        from .data.registry import build_dataset
+        from .protocol.seeds import derive_seed
+
+        try:
+            ds = build_dataset(name, entry, dcfg.get("params"), derive_seed(config["seed"], "data", name))
+        except (TypeError, ValueError) as e:
+            raise ConfigError(f"datasets.{name}.params: {e}") from None
+        return [int(np.sum(ds.y == -1)), int(np.sum(ds.y == 1))]
+    counts = (entry.get("expect") or {}).get("class_counts")
+    if counts and not dcfg.get("params") and not dcfg.get("options"):
+        return [int(v) for v in counts.values()]
+    return None
+
+
+def _check_folds(config: dict, registry: dict) -> list[str]:
+    errs = []
+    sp, inner = config["splits"], config["inner_cv"]["n_splits"]
+    for name in config["datasets"]:
+        try:
+            counts = expected_class_counts(config, name, registry)
+        except ConfigError as e:
+            errs.append(str(e))
+            continue
+        if counts is None:
+            continue
+        smallest = min(counts)
+        if smallest < 2:
+            errs.append(f"datasets.{name}: a class has {smallest} sample(s); two classes of >= 2 are needed")
+            continue
+        if sp["kind"] == "stratified_kfold" and sp["n_splits"] > smallest:
+            errs.append(f"splits.n_splits = {sp['n_splits']} exceeds the smallest class of dataset {name!r} ({smallest})")
+            continue
+        train_smallest = smallest * (1 - 1 / sp["n_splits"]) if sp["kind"] == "stratified_kfold" else None
+        if train_smallest is not None and inner > int(train_smallest):
+            errs.append(
+                f"inner_cv.n_splits = {inner} exceeds the smallest class on the training side of dataset "
+                f"{name!r} (about {int(train_smallest)})"
+            )
+    return errs
+
+
+def mirror_url(config: dict) -> str | None:
+    """The mirror base URL: the config key, else the SVMFS_MIRROR environment variable."""
+    return config.get("mirror") or os.environ.get("SVMFS_MIRROR") or None

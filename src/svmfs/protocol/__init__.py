@@ -1,0 +1,1 @@
+"""The experimental protocol: outer splits, per-fold normalization, nested-CV tuning, evaluation."""

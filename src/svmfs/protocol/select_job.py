@@ -1,0 +1,153 @@
+"""One select job: (dataset, method, setting, outer fold) -> a result record. Steps (design.md):
+
+1. take the fold's indices; 2. fit the normalizer on the training side, apply to both sides;
+3. tune the method's grid by inner CV on the training side only; 4. fit the method on the whole
+training side; 5. tune the final classifier on the selected features by inner CV, refit it on the
+training side and score the test side once (or, for the kp_svm protocol, the mean over the test
+side's fit/test resamples); 6. return the record (selection, ranking, weights, chosen parameters,
+metrics, recall of the true relevant features, times, solver diagnostics).
+"""
+
+from __future__ import annotations
+
+import inspect
+import time
+from typing import Any
+
+import numpy as np
+from sklearn.metrics import accuracy_score, balanced_accuracy_score, roc_auc_score
+
+from ..methods.registry import get_method
+from .classifiers import fit_predict
+from .normalize import fit_transform_rows, normalize_fold
+from .tuning import inner_cv, tune_final, tune_selector
+
+
+def _metrics(y_true, pred, score) -> dict[str, float]:
+    auc = float(roc_auc_score(y_true, score)) if len(np.unique(y_true)) == 2 else float("nan")
+    return {
+        "accuracy": float(accuracy_score(y_true, pred)),
+        "balanced_accuracy": float(balanced_accuracy_score(y_true, pred)),
+        "auc": auc,
+    }
+
+
+def _selector_factory(cls, fixed: dict, seed: int):
+    accepts_seed = "random_state" in inspect.signature(cls).parameters
+
+    def make(**params):
+        kw = {**fixed, **params}
+        if accepts_seed and "random_state" not in kw:
+            kw["random_state"] = seed
+        return cls(**kw)
+
+    return make
+
+
+def run_select_job(
+    X: np.ndarray,
+    y: np.ndarray,
+    fold: dict,
+    method_name: str,
+    method_cfg: dict,
+    campaign: dict,
+    seed: int,
+    setting: dict | None = None,
+    relevant: list[int] | None = None,
+    fixed_size: int | None = None,
+) -> dict[str, Any]:
+    """Run steps 1-6 for one fold and return the record body (provenance is added by the caller)."""
+    spec = get_method(method_cfg.get("method", method_name))
+    cls = spec.load()
+    setting = dict(setting or {})
+    grid = {k: list(v) for k, v in (method_cfg.get("grid") or spec.default_grid).items() if k not in setting}
+    fixed = {**method_cfg.get("params", {}), **setting}
+    if fixed_size is not None:  # r = number chosen by another method on the same fold
+        if not spec.truncation:
+            raise ValueError(f"method {method_name!r}: match_size_of needs a ranking method")
+        grid.pop(spec.truncation, None)
+        fixed[spec.truncation] = int(fixed_size)
+    final_kind, final_cfg = spec.final, campaign["final_classifier"]
+    norm = campaign["normalization"]
+
+    # 1-2. fold indices, normalization fitted on the training side
+    train, test = np.asarray(fold["train"]), np.asarray(fold["test"])
+    Xtr, Xte, leaky = normalize_fold(X, train, test, norm["method"], norm.get("scope", "fold"))
+    ytr, yte = y[train], y[test]
+    cv = inner_cv(ytr, int(campaign["inner_cv"]["n_splits"]), seed)
+    make = _selector_factory(cls, fixed, seed)
+
+    # 3. inner-CV tuning of the selector (jointly with the final classifier's grid)
+    t0 = time.perf_counter()
+    tuned = tune_selector(make, grid, spec.truncation, final_kind, final_cfg, Xtr, ytr, cv)
+    tune_time = time.perf_counter() - t0
+
+    # 4. fit on the whole training side
+    t0 = time.perf_counter()
+    selector = make(**tuned.selector_params).fit(Xtr, ytr)
+    fit_time = time.perf_counter() - t0
+    support = selector.get_support()
+
+    # 5. final classifier: own inner-CV tuning on the selected features, one look at the test side
+    final = tune_final(final_kind, final_cfg, Xtr, ytr, support, cv)
+    train_pred, _ = fit_predict(final_kind, final["params"], final_cfg, Xtr, ytr, Xtr, support)
+    if "evaluation" in fold:  # Maldonado et al. protocol: mean over the test side's resamples
+        per = []
+        for res in fold["evaluation"]:
+            fit_rows, ev_rows = np.asarray(res["fit"]), np.asarray(res["test"])
+            Xf = fit_transform_rows(X, fit_rows, fit_rows, norm["method"])
+            Xe = fit_transform_rows(X, fit_rows, ev_rows, norm["method"])
+            pred, score = fit_predict(final_kind, final["params"], final_cfg, Xf, y[fit_rows], Xe, support)
+            per.append(_metrics(y[ev_rows], pred, score))
+        test_metrics = {k: float(np.mean([m[k] for m in per])) for k in per[0]}
+        n_test = int(np.mean([len(r["test"]) for r in fold["evaluation"]]))
+    else:
+        pred, score = fit_predict(final_kind, final["params"], final_cfg, Xtr, ytr, Xte, support)
+        test_metrics = _metrics(yte, pred, score)
+        n_test = len(test)
+
+    # 6. the record
+    selected = np.flatnonzero(support)
+    rec: dict[str, Any] = {
+        "method": method_name,
+        "registry_method": method_cfg.get("method", method_name),
+        "final_classifier": final_kind,
+        "fold": int(fold["fold"]),
+        "n_train": len(train),
+        "n_test": n_test,
+        "n_features_total": int(X.shape[1]),
+        "n_selected": int(selected.size),
+        "selected": selected.tolist(),
+        "selector_params": {**fixed, **tuned.selector_params},
+        "final_params": final["params"],
+        "inner_accuracy": tuned.inner_accuracy,
+        "inner_final_accuracy": final["inner_accuracy"],
+        "n_candidates": tuned.n_candidates,
+        "train_accuracy": float(np.mean(train_pred == ytr)),
+        "test_accuracy": test_metrics["accuracy"],
+        "test_balanced_accuracy": test_metrics["balanced_accuracy"],
+        "test_auc": test_metrics["auc"],
+        "normalization": norm["method"],
+        "leaky_normalization": bool(leaky),
+        "status": selector.diagnostics_["status"],
+        "message": str(selector.diagnostics_.get("message", "")),
+        "objective": selector.diagnostics_.get("objective"),
+        "n_iter": selector.diagnostics_.get("n_iter"),
+        "fit_time_s": fit_time,
+        "tune_time_s": tune_time,
+        "seed": int(seed),
+    }
+    for attr in ("ranking_", "scores_", "weights_"):
+        if hasattr(selector, attr):
+            rec[attr.rstrip("_")] = np.asarray(getattr(selector, attr)).tolist()
+    extra = {k: v for k, v in selector.diagnostics_.items() if k not in ("status", "message", "objective", "n_iter", "time_s")}
+    if extra:
+        rec["diagnostics"] = extra
+    if relevant is not None:
+        rel = set(relevant)
+        hits = len(rel.intersection(selected.tolist()))
+        rec["n_relevant"] = len(rel)
+        rec["recall_relevant"] = hits / len(rel) if rel else float("nan")
+        rec["precision_relevant"] = hits / selected.size if selected.size else float("nan")
+        rec["exact_relevant"] = bool(set(selected.tolist()) == rel)
+    return rec

@@ -1,0 +1,110 @@
+"""Nested cross-validation: hyper-parameters are chosen by inner CV on the training side only.
+
+:func:`tune_selector` scores every point of the method's grid jointly with the final classifier's
+grid (the selected subset is judged by the classifier that will use it). Ranking methods
+(``ranks_all_features``) are fitted once per inner fold and grid point of their other parameters;
+every size of the ``truncation`` grid is read off the same ranking. Ties in mean inner accuracy go
+to the smaller mean number of selected features (MIT 9.520 project: "ties -> smallest support"),
+then to the earlier grid point, so the choice is deterministic.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+from sklearn.model_selection import ParameterGrid, StratifiedKFold
+
+from ..methods.base import support_from_ranking
+from .classifiers import final_grid, fit_predict
+
+
+@dataclass
+class TuningResult:
+    selector_params: dict[str, Any]
+    final_params: dict[str, Any]
+    inner_accuracy: float
+    n_candidates: int
+    table: list[dict]  # one row per candidate: params, mean accuracy, mean features
+
+
+def inner_cv(y: np.ndarray, n_splits: int, seed: int) -> StratifiedKFold:
+    smallest = int(min(np.sum(y == c) for c in np.unique(y)))
+    if n_splits > smallest:
+        raise ValueError(
+            f"inner_cv.n_splits = {n_splits} exceeds the smallest class on the training side "
+            f"({smallest} samples)"
+        )
+    return StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=seed)
+
+
+def _effective_sizes(sizes, p: int) -> list[int]:
+    """Sizes clipped to the number of features, duplicates removed, order kept."""
+    out: list[int] = []
+    for k in sizes:
+        k = int(min(k, p))
+        if k not in out:
+            out.append(k)
+    return out
+
+
+def tune_selector(
+    make_selector: Callable[..., Any],
+    grid: dict[str, list],
+    truncation: str | None,
+    final_kind: str,
+    final_cfg: dict,
+    X: np.ndarray,
+    y: np.ndarray,
+    cv,
+) -> TuningResult:
+    """Choose the selector's and the final classifier's parameters by inner CV on (X, y)."""
+    sizes = None
+    if truncation and truncation in grid:
+        sizes = _effective_sizes(grid[truncation], X.shape[1])
+        grid = {k: v for k, v in grid.items() if k != truncation}
+    sel_points = list(ParameterGrid(grid)) if grid else [{}]
+    fin_points = final_grid(final_kind, final_cfg)
+    acc: dict[tuple, list[float]] = defaultdict(list)
+    nfeat: dict[tuple, list[int]] = defaultdict(list)
+    for tr, va in cv.split(X, y):
+        for si, sp in enumerate(sel_points):
+            extra = {truncation: None} if sizes is not None else {}
+            sel = make_selector(**sp, **extra).fit(X[tr], y[tr])
+            if sizes is not None:
+                supports = [(k, support_from_ranking(sel.ranking_, k)) for k in sizes]
+            else:
+                supports = [(None, sel.get_support())]
+            for k, sup in supports:
+                for fi, fp in enumerate(fin_points):
+                    pred, _ = fit_predict(final_kind, fp, final_cfg, X[tr], y[tr], X[va], sup)
+                    acc[(si, k, fi)].append(float(np.mean(pred == y[va])))
+                    nfeat[(si, k, fi)].append(int(sup.sum()))
+    table, best, best_key = [], None, None
+    for order, key in enumerate(acc):
+        si, k, fi = key
+        mean_acc, mean_nf = float(np.mean(acc[key])), float(np.mean(nfeat[key]))
+        params = dict(sel_points[si])
+        if sizes is not None:
+            params[truncation] = k
+        table.append({"selector": params, "final": fin_points[fi], "accuracy": mean_acc, "n_features": mean_nf})
+        rank_key = (round(mean_acc, 12), -mean_nf, -order)
+        if best_key is None or rank_key > best_key:
+            best_key, best = rank_key, table[-1]
+    return TuningResult(best["selector"], best["final"], best["accuracy"], len(table), table)
+
+
+def tune_final(final_kind: str, final_cfg: dict, X: np.ndarray, y: np.ndarray, support, cv) -> dict:
+    """Inner-CV choice of the final classifier's parameters on the selected features."""
+    points = final_grid(final_kind, final_cfg)
+    scores = []
+    for fp in points:
+        s = [
+            np.mean(fit_predict(final_kind, fp, final_cfg, X[tr], y[tr], X[va], support)[0] == y[va])
+            for tr, va in cv.split(X, y)
+        ]
+        scores.append(float(np.mean(s)))
+    best = int(np.argmax(np.round(scores, 12)))  # first best in grid order
+    return {"params": points[best], "inner_accuracy": scores[best]}

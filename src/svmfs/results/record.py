@@ -1,0 +1,101 @@
+"""The result record of one select job, its provenance, and the merged result store.
+
+A record is a JSON object (``fold-<k>.json``) with the keys of :data:`STABLE_COLUMNS` and
+:data:`VOLATILE_COLUMNS` plus list-valued fields (``selected``, ``ranking``, ``scores``,
+``weights``) and ``diagnostics``. The same job also writes a one-row ``fold-<k>.parquet``.
+Stable columns depend only on the config and the code; volatile ones (times, host, versions, git SHA)
+describe the run and are kept out of the deterministic tables.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import socket
+import subprocess
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from .io import atomic_write_bytes, atomic_write_json, atomic_write_text, to_json
+
+STABLE_COLUMNS = [
+    "campaign", "dataset", "method", "registry_method", "setting", "fold", "final_classifier",
+    "status", "message", "n_train", "n_test", "n_features_total", "n_selected",
+    "train_accuracy", "test_accuracy", "test_balanced_accuracy", "test_auc",
+    "inner_accuracy", "inner_final_accuracy", "n_relevant", "recall_relevant",
+    "precision_relevant", "exact_relevant", "objective", "n_iter", "selected",
+    "selector_params", "final_params", "normalization", "leaky_normalization", "seed", "config_hash",
+]  # fmt: skip
+VOLATILE_COLUMNS = ["fit_time_s", "tune_time_s", "git_sha", "host", "versions"]
+PACKAGES = ("svmfs", "numpy", "scipy", "scikit-learn", "pandas", "cvxpy", "highspy", "pyomo", "snakemake")
+FLOAT_FORMAT = "%.10g"
+
+
+def config_hash(obj: Any) -> str:
+    """sha256 (first 16 hex digits) of the canonical JSON of ``obj``."""
+    return hashlib.sha256(to_json(obj).encode()).hexdigest()[:16]
+
+
+def provenance(workdir: str | Path = ".") -> dict[str, Any]:
+    """Package versions, git SHA of the workflow, host."""
+    versions = {}
+    for pkg in PACKAGES:
+        try:
+            versions[pkg] = metadata.version(pkg)
+        except metadata.PackageNotFoundError:
+            versions[pkg] = None
+    try:
+        sha = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=workdir, capture_output=True, text=True, timeout=10
+        ).stdout.strip() or "unknown"
+    except (OSError, subprocess.SubprocessError):
+        sha = "unknown"
+    return {
+        "versions": versions,
+        "git_sha": sha,
+        "host": socket.gethostname(),
+        "python": platform.python_version(),
+        "pid": os.getpid(),
+    }
+
+
+def flat_row(record: dict[str, Any]) -> dict[str, Any]:
+    """One table row: scalars as they are, lists and dicts as compact JSON strings."""
+    row = {}
+    for col in STABLE_COLUMNS + VOLATILE_COLUMNS:
+        v = record.get(col)
+        if isinstance(v, (list, dict)):
+            v = json.dumps(v, sort_keys=True, separators=(",", ":"))
+        row[col] = v
+    return row
+
+
+def write_record(record: dict[str, Any], json_path: str | Path, parquet_path: str | Path) -> None:
+    """Write the parquet row first and the JSON last: the JSON marks the job as complete."""
+    import io
+
+    buf = io.BytesIO()
+    pd.DataFrame([flat_row(record)]).to_parquet(buf, index=False)
+    atomic_write_bytes(parquet_path, buf.getvalue())
+    atomic_write_json(json_path, record)
+
+
+def read_records(paths) -> pd.DataFrame:
+    rows = [flat_row(json.loads(Path(p).read_text())) for p in paths]
+    df = pd.DataFrame(rows, columns=STABLE_COLUMNS + VOLATILE_COLUMNS)
+    return df.sort_values(["dataset", "method", "setting", "fold"], kind="stable").reset_index(drop=True)
+
+
+def write_store(df: pd.DataFrame, parquet_path: str | Path, csv_path: str | Path) -> None:
+    """The merged store: everything in parquet, the stable columns in a deterministic CSV."""
+    import io
+
+    buf = io.BytesIO()
+    df.to_parquet(buf, index=False)
+    atomic_write_bytes(parquet_path, buf.getvalue())
+    atomic_write_text(csv_path, df[STABLE_COLUMNS].to_csv(index=False, float_format=FLOAT_FORMAT, lineterminator="\n"))

@@ -1,0 +1,76 @@
+"""First methods: Fisher score (Maldonado eq. 5), SVM-RFE (Guyon; MIT 9.520 schedule), no selection."""
+
+import numpy as np
+import pytest
+from sklearn.feature_selection import RFE
+from sklearn.svm import LinearSVC
+from sklearn.utils.estimator_checks import check_estimator
+
+from svmfs.data.synthetic import mit_example1
+from svmfs.methods.base import BINARY_ONLY_FAILED_CHECKS
+from svmfs.methods.fisher import FisherScore, fisher_scores
+from svmfs.methods.no_selection import NoSelection
+from svmfs.methods.registry import METHODS, get_method
+from svmfs.methods.svm_rfe import SVMRFE, rfe_schedule
+
+
+def test_fisher_score_hand_example():
+    X = np.array([[1.0, 5.0], [3.0, 5.0], [0.0, 1.0], [2.0, 2.0]])
+    y = np.array([1.0, 1.0, -1.0, -1.0])
+    # feature 0: |2 - 1| / (1 + 1) = 0.5; feature 1: |5 - 1.5| / (0 + 0.25) = 14
+    assert fisher_scores(X, y) == pytest.approx([0.5, 14.0])
+    sel = FisherScore(n_features_to_select=1).fit(X, y)
+    assert sel.ranking_.tolist() == [2, 1] and sel.get_support().tolist() == [False, True]
+
+
+def test_fisher_constant_within_class_is_infinite_not_nan():
+    X = np.array([[1.0, 0.0], [1.0, 1.0], [0.0, 0.0], [0.0, 2.0]])
+    y = np.array([1, 1, -1, -1])
+    s = fisher_scores(X, y.astype(float))
+    assert np.isinf(s[0]) and np.isfinite(s[1])
+
+
+def test_rfe_schedule_fraction_then_one_at_a_time():
+    sched = rfe_schedule(1000, 0.5, 100)
+    assert sched[:4] == [500, 250, 125, 25] and set(sched[4:]) == {1} and sum(sched) == 999
+    assert rfe_schedule(10, 0.5, 100) == [1] * 9
+
+
+def test_svm_rfe_ranking_equals_sklearn_rfe_one_at_a_time():
+    X, y, _ = mit_example1(n=60, p=25, k0=5, rho=0.2, seed=0)
+    ours = SVMRFE(C=0.5, switch_at=1000).fit(X, y)
+    ref = RFE(LinearSVC(C=0.5, loss="hinge", dual=True, max_iter=10000, random_state=0), n_features_to_select=1, step=1).fit(X, y)
+    assert np.array_equal(ours.ranking_, ref.ranking_)
+    assert sorted(ours.ranking_) == list(range(1, 26))
+
+
+def test_svm_rfe_recovers_mit_example1_relevant_set():
+    X, y, rel = mit_example1(n=100, p=200, k0=10, rho=0.0, seed=3)
+    sel = SVMRFE(C=0.1, n_features_to_select=10, step=0.2, switch_at=50).fit(X, y)
+    recall = len(set(np.flatnonzero(sel.support_)) & set(rel)) / 10
+    assert recall >= 0.8
+
+
+def test_no_selection_keeps_all():
+    assert NoSelection().fit(np.eye(4), [0, 1, 0, 1]).get_support().all()
+
+
+def test_two_classes_required():
+    with pytest.raises(ValueError, match="exactly two classes"):
+        FisherScore().fit(np.eye(3), [0, 1, 2])
+
+
+@pytest.mark.parametrize("est", [NoSelection(), FisherScore(n_features_to_select=2), SVMRFE(n_features_to_select=2)])
+def test_check_estimator(est):
+    # The binary-only contract: checks that fit multi-class targets are expected to fail.
+    check_estimator(est, expected_failed_checks=BINARY_ONLY_FAILED_CHECKS)
+
+
+def test_registry_entries_load():
+    for name, spec in METHODS.items():
+        cls = spec.load()
+        assert spec.final in ("linear", "rbf"), name
+        if spec.truncation:
+            assert cls.ranks_all_features, f"{name}: truncation needs a full ranking"
+    with pytest.raises(KeyError, match="unknown method 'nope'"):
+        get_method("nope")

@@ -1,0 +1,128 @@
+"""Outer splits, per-fold normalization, nested-CV isolation and the tuner."""
+
+import numpy as np
+import pytest
+
+from svmfs.methods import registry
+from svmfs.methods.base import BaseSelector
+from svmfs.methods.fisher import FisherScore
+from svmfs.protocol.normalize import normalize_fold
+from svmfs.protocol.select_job import run_select_job
+from svmfs.protocol.splits import SplitError, make_splits
+from svmfs.protocol.tuning import inner_cv, tune_selector
+
+FINAL = {"linear": {"C": [0.1, 1.0]}, "rbf": {"C": [1.0], "gamma": [1.0], "gamma_per_feature": True}}
+CAMPAIGN = {
+    "normalization": {"method": "zscore", "scope": "fold"},
+    "inner_cv": {"n_splits": 3},
+    "final_classifier": FINAL,
+}
+
+
+def _y(n_pos=30, n_neg=20):
+    return np.array([1] * n_pos + [-1] * n_neg)
+
+
+def test_stratified_kfold_disjoint_covering_stratified_reproducible():
+    y = _y()
+    folds = make_splits(y, {"kind": "stratified_kfold", "n_splits": 5, "n_repeats": 2}, seed=3)
+    assert len(folds) == 10
+    for rep in range(2):
+        tests = [set(f["test"]) for f in folds[5 * rep : 5 * rep + 5]]
+        assert set().union(*tests) == set(range(50)) and sum(map(len, tests)) == 50
+    for f in folds:
+        assert not set(f["train"]) & set(f["test"])
+        assert np.sum(y[f["test"]] == 1) == 6 and np.sum(y[f["test"]] == -1) == 4
+    assert folds == make_splits(y, {"kind": "stratified_kfold", "n_splits": 5, "n_repeats": 2}, seed=3)
+    assert folds != make_splits(y, {"kind": "stratified_kfold", "n_splits": 5, "n_repeats": 2}, seed=4)
+
+
+def test_random_train_test_sizes_as_in_rinaldi():
+    y = np.array([1] * 40 + [-1] * 22)  # colon: Tr 50 / Ts 12
+    folds = make_splits(y, {"kind": "random_train_test", "n_instances": 10, "train_size": 50, "test_size": 12}, 0)
+    assert len(folds) == 10
+    assert all(len(f["train"]) == 50 and len(f["test"]) == 12 for f in folds)
+    assert len({tuple(f["test"]) for f in folds}) == 10
+
+
+def test_kp_svm_protocol_resamples_inside_test_side():
+    y = _y(60, 40)
+    (fold,) = make_splits(y, {"kind": "kp_svm", "train_size": 0.5, "n_resamples": 7, "fit_fraction": 0.6}, 1)
+    assert len(fold["evaluation"]) == 7
+    for r in fold["evaluation"]:
+        assert set(r["fit"]) | set(r["test"]) == set(fold["test"])
+        assert len(r["fit"]) == 30 and not set(r["fit"]) & set(r["test"])
+
+
+def test_folds_exceeding_smallest_class_are_rejected():
+    with pytest.raises(SplitError, match="splits.n_splits = 10 exceeds the smallest class"):
+        make_splits(_y(20, 5), {"kind": "stratified_kfold", "n_splits": 10}, 0)
+
+
+def test_normalization_fitted_on_training_side_only():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 3))
+    X[-5:] += 10.0  # test rows far away
+    train, test = np.arange(35), np.arange(35, 40)
+    Xtr, Xte, leaky = normalize_fold(X, train, test, "minmax_pm1")
+    assert not leaky
+    assert Xtr.min() == pytest.approx(-1) and Xtr.max() == pytest.approx(1)
+    assert Xte.min() > 1  # had the scaler seen the test rows, they would lie within [-1, 1]
+    Xtr_g, Xte_g, leaky_g = normalize_fold(X, train, test, "minmax_pm1", scope="global")
+    assert leaky_g and Xte_g.max() == pytest.approx(1)
+
+
+class RowSpy(BaseSelector):
+    """Records every row it is fitted on (the nested-CV isolation witness)."""
+
+    seen: list = []
+
+    def __init__(self, n_features_to_select=None):
+        self.n_features_to_select = n_features_to_select
+
+    def _fit(self, X, y):
+        RowSpy.seen.append(X.copy())
+        self.ranking_ = np.arange(1, X.shape[1] + 1)
+        self.support_ = self.ranking_ <= (self.n_features_to_select or X.shape[1])
+
+
+def test_selector_never_sees_test_rows(monkeypatch):
+    spec = registry.MethodSpec("x:RowSpy", "linear", {"n_features_to_select": [1, 2]}, truncation="n_features_to_select")
+    monkeypatch.setattr(registry.MethodSpec, "load", lambda self: RowSpy)
+    monkeypatch.setitem(registry.METHODS, "row_spy", spec)
+    rng = np.random.default_rng(1)
+    X, y = rng.normal(size=(60, 4)), _y(30, 30)
+    X[:, 0] += y  # some signal
+    fold = make_splits(y, {"kind": "stratified_kfold", "n_splits": 4}, 0)[0]
+    RowSpy.seen = []
+    rec = run_select_job(X, y, fold, "row_spy", {}, CAMPAIGN, seed=0)
+    _, Xte, _ = normalize_fold(X, np.asarray(fold["train"]), np.asarray(fold["test"]), "zscore")
+    seen = np.vstack(RowSpy.seen)
+    assert len(RowSpy.seen) == 3 * 1 + 1  # 3 inner folds x 1 grid point (ranking reused), + final fit
+    for row in Xte:
+        assert not np.any(np.all(np.isclose(seen, row), axis=1)), "a test row reached the selector"
+    assert rec["n_test"] == len(fold["test"]) and 0 <= rec["test_accuracy"] <= 1
+
+
+def test_truncated_ranking_equals_refitting_each_size():
+    rng = np.random.default_rng(2)
+    X, y = rng.normal(size=(60, 8)), _y(30, 30)
+    X[:, :3] += 0.8 * y[:, None]
+    cv = inner_cv(y, 3, 0)
+    grid = {"n_features_to_select": [1, 3, 5, 20]}
+    fast = tune_selector(FisherScore, grid, "n_features_to_select", "linear", FINAL, X, y, cv)
+    slow = tune_selector(FisherScore, grid, None, "linear", FINAL, X, y, cv)
+    # 20 is clipped to the 8 features available
+    assert [r["selector"]["n_features_to_select"] for r in fast.table][::2] == [1, 3, 5, 8]
+    by_k = {(min(r["selector"]["n_features_to_select"], 8), r["final"]["C"]): r["accuracy"] for r in slow.table}
+    for r in fast.table:
+        assert r["accuracy"] == pytest.approx(by_k[(r["selector"]["n_features_to_select"], r["final"]["C"])])
+
+
+def test_ties_go_to_the_smallest_support():
+    X = np.zeros((40, 5))
+    y = _y(20, 20)
+    X[:, 0] = y  # one perfectly separating feature: every size is 100 % accurate
+    cv = inner_cv(y, 4, 0)
+    res = tune_selector(FisherScore, {"n_features_to_select": [5, 3, 1]}, "n_features_to_select", "linear", FINAL, X, y, cv)
+    assert res.inner_accuracy == 1.0 and res.selector_params["n_features_to_select"] == 1

@@ -1,0 +1,112 @@
+"""End to end: snakemake runs a tiny campaign; two runs give byte-identical tables; lint is clean."""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+TINY = {
+    "campaign": "tiny",
+    "seed": 7,
+    "datasets": {
+        "sparse_polynomial": {"params": {"n": 60, "kind": "f2"}},
+        "mit_example1": {"params": {"n": 40, "p": 30, "k0": 3, "rho": 0.2}},
+    },
+    "splits": {"kind": "stratified_kfold", "n_splits": 3},
+    "inner_cv": {"n_splits": 3},
+    "final_classifier": {"linear": {"C": [0.1, 1.0]}, "rbf": {"C": [1.0, 10.0], "gamma": [1.0]}},
+    "methods": {
+        "svm_rbf": {},
+        "fisher": {"grid": {"n_features_to_select": [2, 3, 5]}},
+        "svm_rfe": {"grid": {"C": [0.1], "n_features_to_select": [2, 3, 5]}},
+        "rfe_matched": {"method": "svm_rfe", "grid": {"C": [0.1]}, "match_size_of": "fisher"},
+    },
+}
+
+pytestmark = pytest.mark.workflow
+
+
+def snakemake(workdir: Path, *args: str, config: dict | None = None, check=True) -> subprocess.CompletedProcess:
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(workdir)]
+    if config is not None:
+        cfg = workdir / "campaign.yaml"
+        workdir.mkdir(parents=True, exist_ok=True)
+        cfg.write_text(yaml.safe_dump(config))
+        cmd += ["--configfile", str(cfg), "--replace-workflow-config"]
+    env = {**os.environ, "SVMFS_MIRROR": ""}
+    proc = subprocess.run([*cmd, *args], capture_output=True, text=True, env=env, timeout=900)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"snakemake failed ({proc.returncode}):\n{proc.stdout[-4000:]}\n{proc.stderr[-6000:]}")
+    return proc
+
+
+@pytest.fixture(scope="module")
+def two_runs(tmp_path_factory):
+    runs = []
+    for name in ("a", "b"):
+        wd = tmp_path_factory.mktemp(name)
+        snakemake(wd, "--cores", "2", config=TINY)
+        runs.append(wd / "results" / "tiny")
+    return runs
+
+
+def test_campaign_outputs_and_records(two_runs):
+    out = two_runs[0]
+    summary = pd.read_csv(out / "tables" / "summary.csv")
+    assert len(summary) == 2 * 4 and set(summary["folds"]) == {3}
+    rec = pd.read_csv(out / "records.csv")
+    assert len(rec) == 2 * 4 * 3 and set(rec["status"]) == {"ok"}
+    # match_size_of: the matched RFE keeps as many features as Fisher did, fold by fold
+    fis = rec[rec["method"] == "fisher"].set_index(["dataset", "fold"])["n_selected"]
+    mat = rec[rec["method"] == "rfe_matched"].set_index(["dataset", "fold"])["n_selected"]
+    assert fis.equals(mat)
+    # recall of the relevant set is reported for synthetic data; sparse f2 relevant = x1, x2, x3
+    assert rec["recall_relevant"].notna().all()
+    for f in ("accuracy_vs_features.png", "accuracy_vs_features.pdf", "runtime.png"):
+        assert (out / "figures" / f).stat().st_size > 1000
+    assert "± " in (out / "tables" / "summary.md").read_text()
+    assert "\\toprule" in (out / "tables" / "summary.tex").read_text()
+    assert not list(out.rglob("*.part"))
+
+
+def test_two_runs_byte_identical(two_runs):
+    a, b = two_runs
+    for rel in ("tables/summary.csv", "tables/summary.md", "tables/summary.tex", "records.csv", "figures/accuracy_vs_features.png"):
+        assert (a / rel).read_bytes() == (b / rel).read_bytes(), rel
+
+
+def test_nothing_to_do_after_a_complete_run(two_runs):
+    wd = two_runs[0].parents[1]
+    proc = snakemake(wd, "-n", config=TINY)
+    assert "Nothing to be done" in proc.stdout + proc.stderr
+
+
+def test_bad_config_rejected_before_any_job(tmp_path):
+    bad = {**TINY, "methods": {"fisher": {"grid": {"n_features_to_select": [0]}}}}
+    proc = snakemake(tmp_path, "--cores", "1", config=bad, check=False)
+    assert proc.returncode != 0
+    assert "methods.fisher.grid.n_features_to_select: must be an integer >= 1, got 0" in proc.stdout + proc.stderr
+    assert not (tmp_path / "results").exists()
+    bad = {**TINY, "splits": {"kind": "stratified_kfold", "n_splits": "ten"}}
+    proc = snakemake(tmp_path, "--cores", "1", config=bad, check=False)
+    assert proc.returncode != 0 and "n_splits" in proc.stdout + proc.stderr
+    assert not (tmp_path / "results").exists()
+
+
+def test_lint_clean(tmp_path):
+    proc = snakemake(tmp_path, "--lint", config=TINY, check=False)
+    text = proc.stdout + proc.stderr
+    assert proc.returncode == 0 and "Congratulations, your workflow is in a good condition!" in text, text[-3000:]
+
+
+def test_snakefmt_clean():
+    exe = shutil.which("snakefmt") or str(Path(sys.executable).parent / "snakefmt")
+    files = [ROOT / "Snakefile", *sorted((ROOT / "workflow" / "rules").glob("*.smk"))]
+    proc = subprocess.run([exe, "--check", *map(str, files)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -1,0 +1,78 @@
+rule collect:
+    input:
+        records=select_outputs(),
+    output:
+        parquet=f"{OUT}/records.parquet",
+        csv=f"{OUT}/records.csv",
+    log:
+        f"{OUT}/logs/collect.log",
+    benchmark:
+        f"{OUT}/benchmarks/collect.tsv"
+    params:
+        campaign=config["campaign"],
+    resources:
+        mem_mb=config["resources"]["light"]["mem_mb"],
+        runtime=config["resources"]["light"]["runtime"],
+    threads: 1
+    script:
+        "../../scripts/collect.py"
+
+
+rule tables:
+    input:
+        parquet=f"{OUT}/records.parquet",
+    output:
+        csv=report(
+            f"{OUT}/tables/summary.csv",
+            caption="../report/summary.rst",
+            category="Tables",
+        ),
+        md=f"{OUT}/tables/summary.md",
+        tex=f"{OUT}/tables/summary.tex",
+        timing=report(
+            f"{OUT}/tables/timing.csv",
+            caption="../report/timing.rst",
+            category="Tables",
+        ),
+    log:
+        f"{OUT}/logs/tables.log",
+    benchmark:
+        f"{OUT}/benchmarks/tables.tsv"
+    params:
+        campaign=config["campaign"],
+    resources:
+        mem_mb=config["resources"]["light"]["mem_mb"],
+        runtime=config["resources"]["light"]["runtime"],
+    threads: 1
+    script:
+        "../../scripts/tables.py"
+
+
+rule figures:
+    input:
+        summary=f"{OUT}/tables/summary.csv",
+        timing=f"{OUT}/tables/timing.csv",
+    output:
+        acc_png=report(
+            f"{OUT}/figures/accuracy_vs_features.png",
+            caption="../report/accuracy_vs_features.rst",
+            category="Figures",
+        ),
+        acc_pdf=f"{OUT}/figures/accuracy_vs_features.pdf",
+        runtime_png=report(
+            f"{OUT}/figures/runtime.png",
+            caption="../report/runtime.rst",
+            category="Figures",
+        ),
+    log:
+        f"{OUT}/logs/figures.log",
+    benchmark:
+        f"{OUT}/benchmarks/figures.tsv"
+    params:
+        campaign=config["campaign"],
+    resources:
+        mem_mb=config["resources"]["light"]["mem_mb"],
+        runtime=config["resources"]["light"]["runtime"],
+    threads: 1
+    script:
+        "../../scripts/figures.py"

@@ -1,0 +1,110 @@
+import json
+import re
+from pathlib import Path
+
+from svmfs.config import check_campaign, load_dataset_registry, method_settings, mirror_url
+from svmfs.methods.registry import get_method
+from svmfs.protocol.seeds import derive_seed
+
+
+check_campaign(config, workdir=workflow.basedir)
+
+REGISTRY = load_dataset_registry(config, workflow.basedir)
+OUT = f"{config['results_dir']}/{config['campaign']}"
+RAW = config["raw_dir"]
+DATASETS = sorted(config["datasets"])
+METHODS = sorted(config["methods"])
+SETTINGS = {m: method_settings(config["methods"][m]) for m in METHODS}
+SPLITS = config["splits"]
+N_FOLDS = (
+    SPLITS["n_splits"] * SPLITS["n_repeats"]
+    if SPLITS["kind"] == "stratified_kfold"
+    else SPLITS.get("n_instances", 10 if SPLITS["kind"] == "random_train_test" else 1)
+)
+CAMPAIGN_CFG = {
+    k: config[k] for k in ("normalization", "inner_cv", "final_classifier", "splits")
+}
+
+
+def _source(dataset):
+    return config["datasets"][dataset].get("source", dataset)
+
+
+DOWNLOADS = sorted(
+    {_source(d) for d in DATASETS if REGISTRY[_source(d)]["kind"] == "download"}
+)
+
+
+def _alternatives(names):
+    return "|".join(re.escape(n) for n in names) or "(?!)"
+
+
+wildcard_constraints:
+    dataset=_alternatives(DATASETS),
+    method=_alternatives(METHODS),
+    setting=_alternatives(sorted({s for m in METHODS for s in SETTINGS[m]})),
+    fold=r"\d+",
+    source=_alternatives(DOWNLOADS),
+
+
+def select_outputs():
+    return [
+        f"{OUT}/runs/{d}/{m}/{s}/fold-{k}.json"
+        for d in DATASETS
+        for m in METHODS
+        for s in SETTINGS[m]
+        for k in range(N_FOLDS)
+    ]
+
+
+def all_outputs():
+    return [
+        f"{OUT}/tables/summary.csv",
+        f"{OUT}/tables/summary.md",
+        f"{OUT}/tables/summary.tex",
+        f"{OUT}/figures/accuracy_vs_features.png",
+        f"{OUT}/figures/runtime.png",
+    ]
+
+
+def prepare_input(wildcards):
+    src = _source(wildcards.dataset)
+    if REGISTRY[src]["kind"] == "download":
+        return [f"{RAW}/{src}/MANIFEST.json"]
+    return []
+
+
+def method_module(method):
+    """The method's module file: editing it reruns that method's jobs only."""
+    target = get_method(config["methods"][method].get("method", method)).target
+    module_name = target.partition(":")[0]
+    return str(Path(workflow.basedir) / "src" / "svmfs" / "methods" / f"{module_name}.py")
+
+
+def select_input(wildcards):
+    inputs = {
+        "npz": f"{OUT}/datasets/{wildcards.dataset}.npz",
+        "meta": f"{OUT}/datasets/{wildcards.dataset}.json",
+        "splits": f"{OUT}/splits/{wildcards.dataset}.json",
+        "code": method_module(wildcards.method),
+    }
+    other = config["methods"][wildcards.method].get("match_size_of")
+    if other:
+        inputs["match"] = f"{OUT}/runs/{wildcards.dataset}/{other}/default/fold-{wildcards.fold}.json"
+    return inputs
+
+
+def job_config(wildcards):
+    """Everything a select job's result depends on (hashed into the record)."""
+    return {
+        "dataset": config["datasets"][wildcards.dataset],
+        "method": config["methods"][wildcards.method],
+        "setting": SETTINGS[wildcards.method][wildcards.setting],
+        "campaign": CAMPAIGN_CFG,
+        "seed": config["seed"],
+    }
+
+
+def method_resources(method, key):
+    own = config["methods"][method].get("resources", {})
+    return own.get(key, config["resources"]["select"][key])

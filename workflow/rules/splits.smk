@@ -1,0 +1,18 @@
+rule split:
+    input:
+        npz=f"{OUT}/datasets/{{dataset}}.npz",
+    output:
+        f"{OUT}/splits/{{dataset}}.json",
+    log:
+        f"{OUT}/logs/split/{{dataset}}.log",
+    benchmark:
+        f"{OUT}/benchmarks/split/{{dataset}}.tsv"
+    params:
+        spec=SPLITS,
+        seed=lambda wc: derive_seed(config["seed"], "splits", wc.dataset),
+    resources:
+        mem_mb=config["resources"]["light"]["mem_mb"],
+        runtime=config["resources"]["light"]["runtime"],
+    threads: 1
+    script:
+        "../../scripts/split.py"
