@@ -8,12 +8,14 @@ rule collect:
         f"{OUT}/logs/collect.log",
     benchmark:
         f"{OUT}/benchmarks/collect.tsv"
-    params:
-        campaign=config["campaign"],
+    conda:
+        "../../envs/svmfs.yaml"
+    threads: 1
     resources:
         mem_mb=config["resources"]["light"]["mem_mb"],
         runtime=config["resources"]["light"]["runtime"],
-    threads: 1
+    params:
+        campaign=config["campaign"],
     script:
         "../../scripts/collect.py"
 
@@ -38,12 +40,14 @@ rule tables:
         f"{OUT}/logs/tables.log",
     benchmark:
         f"{OUT}/benchmarks/tables.tsv"
-    params:
-        campaign=config["campaign"],
+    conda:
+        "../../envs/svmfs.yaml"
+    threads: 1
     resources:
         mem_mb=config["resources"]["light"]["mem_mb"],
         runtime=config["resources"]["light"]["runtime"],
-    threads: 1
+    params:
+        campaign=config["campaign"],
     script:
         "../../scripts/tables.py"
 
@@ -68,11 +72,13 @@ rule figures:
         f"{OUT}/logs/figures.log",
     benchmark:
         f"{OUT}/benchmarks/figures.tsv"
-    params:
-        campaign=config["campaign"],
+    conda:
+        "../../envs/svmfs.yaml"
+    threads: 1
     resources:
         mem_mb=config["resources"]["light"]["mem_mb"],
         runtime=config["resources"]["light"]["runtime"],
-    threads: 1
+    params:
+        campaign=config["campaign"],
     script:
         "../../scripts/figures.py"

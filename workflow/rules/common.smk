@@ -2,10 +2,14 @@ import json
 import re
 from pathlib import Path
 
-from svmfs.config import check_campaign, load_dataset_registry, method_settings, mirror_url
+from svmfs.config import (
+    check_campaign,
+    load_dataset_registry,
+    method_settings,
+    mirror_url,
+)
 from svmfs.methods.registry import get_method
 from svmfs.protocol.seeds import derive_seed
-
 
 check_campaign(config, workdir=workflow.basedir)
 
@@ -78,7 +82,9 @@ def method_module(method):
     """The method's module file: editing it reruns that method's jobs only."""
     target = get_method(config["methods"][method].get("method", method)).target
     module_name = target.partition(":")[0]
-    return str(Path(workflow.basedir) / "src" / "svmfs" / "methods" / f"{module_name}.py")
+    return str(
+        Path(workflow.basedir) / "src" / "svmfs" / "methods" / f"{module_name}.py"
+    )
 
 
 def select_input(wildcards):
@@ -90,7 +96,9 @@ def select_input(wildcards):
     }
     other = config["methods"][wildcards.method].get("match_size_of")
     if other:
-        inputs["match"] = f"{OUT}/runs/{wildcards.dataset}/{other}/default/fold-{wildcards.fold}.json"
+        inputs["match"] = (
+            f"{OUT}/runs/{wildcards.dataset}/{other}/default/fold-{wildcards.fold}.json"
+        )
     return inputs
 
 

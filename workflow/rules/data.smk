@@ -5,16 +5,18 @@ rule download:
         f"{OUT}/logs/download/{{source}}.log",
     benchmark:
         f"{OUT}/benchmarks/download/{{source}}.tsv"
-    params:
-        entry=lambda wc: REGISTRY[wc.source],
-        raw_dir=RAW,
-        mirror=mirror_url(config),
-        lock=str(Path(workflow.basedir) / config["dataset_lock"]),
+    retries: 2
+    conda:
+        "../../envs/svmfs.yaml"
+    threads: 1
     resources:
         mem_mb=config["resources"]["light"]["mem_mb"],
         runtime=config["resources"]["light"]["runtime"],
-    threads: 1
-    retries: 2
+    params:
+        entry=lambda wc: REGISTRY[wc.source],
+        raw_dir=lambda wc, output: str(Path(output[0]).parent.parent),
+        mirror=mirror_url(config),
+        lock=str(Path(workflow.basedir) / config["dataset_lock"]),
     script:
         "../../scripts/download.py"
 
@@ -29,6 +31,12 @@ rule prepare:
         f"{OUT}/logs/prepare/{{dataset}}.log",
     benchmark:
         f"{OUT}/benchmarks/prepare/{{dataset}}.tsv"
+    conda:
+        "../../envs/svmfs.yaml"
+    threads: 1
+    resources:
+        mem_mb=config["resources"]["light"]["mem_mb"],
+        runtime=config["resources"]["light"]["runtime"],
     params:
         name=lambda wc: wc.dataset,
         entry=lambda wc: REGISTRY[_source(wc.dataset)],
@@ -37,9 +45,5 @@ rule prepare:
         seed=lambda wc: derive_seed(config["seed"], "data", wc.dataset),
         raw_dir=lambda wc: f"{RAW}/{_source(wc.dataset)}",
         checks={},
-    resources:
-        mem_mb=config["resources"]["light"]["mem_mb"],
-        runtime=config["resources"]["light"]["runtime"],
-    threads: 1
     script:
         "../../scripts/prepare.py"

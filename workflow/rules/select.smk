@@ -8,17 +8,21 @@ rule select:
         f"{OUT}/logs/select/{{dataset}}/{{method}}/{{setting}}/fold-{{fold}}.log",
     benchmark:
         f"{OUT}/benchmarks/select/{{dataset}}/{{method}}/{{setting}}/fold-{{fold}}.tsv"
+    conda:
+        "../../envs/svmfs.yaml"
+    threads: lambda wc: method_resources(wc.method, "threads")
+    resources:
+        mem_mb=lambda wc: method_resources(wc.method, "mem_mb"),
+        runtime=lambda wc: method_resources(wc.method, "runtime"),
     params:
         method_cfg=lambda wc: config["methods"][wc.method],
         setting=lambda wc: SETTINGS[wc.method][wc.setting],
         campaign=CAMPAIGN_CFG,
         campaign_name=config["campaign"],
         job_config=job_config,
-        seed=lambda wc: derive_seed(config["seed"], wc.dataset, wc.fold, wc.method, wc.setting),
+        seed=lambda wc: derive_seed(
+            config["seed"], wc.dataset, wc.fold, wc.method, wc.setting
+        ),
         workdir=workflow.basedir,
-    resources:
-        mem_mb=lambda wc: method_resources(wc.method, "mem_mb"),
-        runtime=lambda wc: method_resources(wc.method, "runtime"),
-    threads: lambda wc: method_resources(wc.method, "threads")
     script:
         "../../scripts/select.py"

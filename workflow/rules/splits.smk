@@ -7,12 +7,14 @@ rule split:
         f"{OUT}/logs/split/{{dataset}}.log",
     benchmark:
         f"{OUT}/benchmarks/split/{{dataset}}.tsv"
-    params:
-        spec=SPLITS,
-        seed=lambda wc: derive_seed(config["seed"], "splits", wc.dataset),
+    conda:
+        "../../envs/svmfs.yaml"
+    threads: 1
     resources:
         mem_mb=config["resources"]["light"]["mem_mb"],
         runtime=config["resources"]["light"]["runtime"],
-    threads: 1
+    params:
+        spec=SPLITS,
+        seed=lambda wc: derive_seed(config["seed"], "splits", wc.dataset),
     script:
         "../../scripts/split.py"
