@@ -34,6 +34,7 @@ pytestmark = pytest.mark.workflow
 
 def snakemake(workdir: Path, *args: str, config: dict | None = None, check=True) -> subprocess.CompletedProcess:
     cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(workdir)]
+    cmd += ["--workflow-profile", str(ROOT / "workflow" / "profiles" / "default")]
     if config is not None:
         cfg = workdir / "campaign.yaml"
         workdir.mkdir(parents=True, exist_ok=True)

@@ -48,10 +48,11 @@ def accuracy_vs_features(summary: pd.DataFrame):
         for _, r in sub.iterrows():
             lab = _label(r["method"], r["setting"])
             c, mk = style[lab]
-            ax.errorbar(
-                r["n_selected_mean"], r["test_accuracy_mean"], yerr=0 if pd.isna(r["test_accuracy_sd"]) else r["test_accuracy_sd"],
-                xerr=0 if pd.isna(r["n_selected_sd"]) else r["n_selected_sd"], fmt=mk, color=c, capsize=2, label=lab,
-            )  # fmt: skip
+            x, sd = r["n_selected_mean"], 0.0 if pd.isna(r["n_selected_sd"]) else r["n_selected_sd"]
+            acc, asd = r["test_accuracy_mean"], 0.0 if pd.isna(r["test_accuracy_sd"]) else r["test_accuracy_sd"]
+            xerr = [[min(sd, max(x - 1.0, 0.0))], [sd]]  # at least one feature on the log axis
+            yerr = [[asd], [min(asd, 100.0 - acc)]]  # accuracy stays within 100 %
+            ax.errorbar(x, acc, yerr=yerr, xerr=xerr, fmt=mk, color=c, capsize=2, label=lab)
         ax.set_xscale("log")
         ax.set_title(f"{ds} (p = {int(sub['n_features_total'].iloc[0])})")
         ax.set_xlabel("selected features (mean over folds)")

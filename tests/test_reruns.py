@@ -1,0 +1,144 @@
+"""Incremental reruns, resume after kill -9, and failure isolation (on tiny campaigns)."""
+
+import copy
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from test_workflow import ROOT, TINY, snakemake
+
+pytestmark = pytest.mark.workflow
+
+SMALL = copy.deepcopy(TINY)
+SMALL["methods"] = {"fisher": TINY["methods"]["fisher"], "svm_rfe": TINY["methods"]["svm_rfe"]}
+
+
+def _copy_workflow(dest: Path) -> Path:
+    """A private copy of the workflow (the method modules are inputs, so editing one is safe here)."""
+    for item in ("Snakefile", "workflow", "scripts", "config", "envs"):
+        src = ROOT / item
+        (shutil.copytree if src.is_dir() else shutil.copy)(src, dest / item)
+    shutil.copytree(ROOT / "src" / "svmfs" / "methods", dest / "src" / "svmfs" / "methods")
+    return dest
+
+
+def _run(wd: Path, cfg: dict, *args, check=True):
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(wd / "Snakefile"), "-d", str(wd)]
+    cmd += ["--workflow-profile", str(ROOT / "workflow" / "profiles" / "default")]
+    (wd / "campaign.yaml").write_text(yaml.safe_dump(cfg))
+    cmd += ["--configfile", str(wd / "campaign.yaml"), "--replace-workflow-config", *args]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    if check and proc.returncode != 0:
+        raise AssertionError(proc.stdout[-3000:] + proc.stderr[-5000:])
+    return proc
+
+
+def planned(wd: Path, cfg: dict) -> list[tuple[str, dict]]:
+    """(rule, wildcards) of every job a dry run would execute."""
+    out = _run(wd, cfg, "-n").stdout
+    jobs, rule = [], None
+    for line in out.splitlines():
+        m = re.match(r"^(?:localrule|rule) (\w+):", line.strip())
+        if m:
+            rule = m.group(1)
+            jobs.append((rule, {}))
+            continue
+        m = re.match(r"^wildcards: (.*)$", line.strip())
+        if m and jobs:
+            jobs[-1] = (rule, dict(kv.split("=", 1) for kv in m.group(1).split(", ")))
+    return jobs
+
+
+AGGREGATION = {"collect", "tables", "figures", "all"}
+
+
+@pytest.fixture(scope="module")
+def done(tmp_path_factory):
+    wd = _copy_workflow(tmp_path_factory.mktemp("inc"))
+    _run(wd, SMALL, "--cores", "2")
+    return wd
+
+
+def test_nothing_changed_nothing_to_do(done):
+    assert planned(done, SMALL) == []
+
+
+def test_changed_grid_reruns_only_that_method(done):
+    cfg = copy.deepcopy(SMALL)
+    cfg["methods"]["fisher"]["grid"]["n_features_to_select"] = [2, 4]
+    jobs = planned(done, cfg)
+    selects = [w for r, w in jobs if r == "select"]
+    assert selects and {w["method"] for w in selects} == {"fisher"}
+    assert len(selects) == 2 * 3
+    assert {r for r, _ in jobs} == {"select"} | AGGREGATION
+
+
+def test_added_dataset_runs_only_its_jobs(done):
+    cfg = copy.deepcopy(SMALL)
+    cfg["datasets"]["weston_nonlinear"] = {"params": {"n": 40}}
+    jobs = planned(done, cfg)
+    per_dataset = [w.get("dataset") for r, w in jobs if r in ("prepare", "split", "select")]
+    assert per_dataset and set(per_dataset) == {"weston_nonlinear"}
+    assert {r for r, _ in jobs} == {"prepare", "split", "select"} | AGGREGATION
+
+
+def test_added_method_runs_only_its_jobs(done):
+    cfg = copy.deepcopy(SMALL)
+    cfg["methods"]["svm_linear"] = {}
+    jobs = planned(done, cfg)
+    assert {w["method"] for r, w in jobs if r == "select"} == {"svm_linear"}
+    assert {r for r, _ in jobs} == {"select"} | AGGREGATION
+
+
+def test_edited_method_module_reruns_only_that_method(done):
+    module = done / "src" / "svmfs" / "methods" / "fisher.py"
+    original = module.read_text()
+    module.write_text(original + "\n# an edit\n")
+    try:
+        jobs = planned(done, SMALL)
+        assert {w["method"] for r, w in jobs if r == "select"} == {"fisher"}
+        assert {r for r, _ in jobs} == {"select"} | AGGREGATION
+    finally:
+        module.write_text(original)
+
+
+def test_resume_after_kill_gives_identical_tables(tmp_path, done):
+    wd = _copy_workflow(tmp_path)
+    (wd / "campaign.yaml").write_text(yaml.safe_dump(SMALL))
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(wd / "Snakefile"), "-d", str(wd), "--cores", "2",
+           "--workflow-profile", str(ROOT / "workflow" / "profiles" / "default"),
+           "--configfile", str(wd / "campaign.yaml"), "--replace-workflow-config"]  # fmt: skip
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    runs = wd / "results" / "tiny" / "runs"
+    deadline = time.time() + 300
+    while time.time() < deadline and len(list(runs.rglob("fold-*.json"))) < 3:
+        time.sleep(0.2)
+    os.killpg(proc.pid, signal.SIGKILL)  # snakemake and the jobs it started
+    proc.wait()
+    assert not (wd / "results" / "tiny" / "tables" / "summary.csv").exists(), "killed too late to test resume"
+    for part in (wd / "results").rglob("*.part"):  # an atomic writer's leftovers are never consumed
+        assert not part.name.endswith((".json", ".npz", ".parquet"))
+    _run(wd, SMALL, "--unlock")
+    _run(wd, SMALL, "--cores", "2")
+    for rel in ("tables/summary.csv", "records.csv"):
+        assert (wd / "results/tiny" / rel).read_bytes() == (done / "results/tiny" / rel).read_bytes(), rel
+
+
+def test_crashing_job_fails_loudly_and_keep_going_finishes_the_rest(tmp_path):
+    cfg = copy.deepcopy(SMALL)
+    cfg["methods"]["svm_rfe"]["params"] = {"step": 1.5}  # a bad value only the method itself can reject
+    proc = snakemake(tmp_path, "--cores", "2", "--keep-going", config=cfg, check=False)
+    text = proc.stdout + proc.stderr
+    assert proc.returncode != 0
+    assert "step must be a fraction in (0, 1), got 1.5" in text  # the job's log, shown
+    assert "Traceback" in text
+    fisher = list((tmp_path / "results" / "tiny" / "runs").glob("*/fisher/default/fold-*.json"))
+    assert len(fisher) == 2 * 3
