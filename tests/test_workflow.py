@@ -111,3 +111,12 @@ def test_snakefmt_clean():
     files = [ROOT / "Snakefile", *sorted((ROOT / "workflow" / "rules").glob("*.smk"))]
     proc = subprocess.run([exe, "--check", *map(str, files)], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_html_report_has_every_caption(two_runs):
+    wd = two_runs[0].parents[1]
+    snakemake(wd, "--report", str(wd / "report.html"), config=TINY)
+    html = (wd / "report.html").read_text(errors="replace")
+    for caption in sorted((ROOT / "workflow" / "report").glob("*.rst")):
+        first_words = " ".join(caption.read_text().split()[:6])
+        assert first_words in html, caption.name
