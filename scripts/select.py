@@ -22,7 +22,7 @@ with job_context(snakemake.log[0], snakemake.threads) as log:
     )  # fmt: skip
     prov = provenance(workdir=p.workdir)
     rec.update(
-        campaign=p.campaign_name, dataset=w.dataset, setting=w.setting, config_hash=config_hash(p.job_config),
+        campaign=p.campaign_name, dataset=w.dataset, dataset_group=p.group, setting=w.setting, config_hash=config_hash(p.job_config),
         git_sha=prov["git_sha"], host=prov["host"], versions=prov["versions"],
     )  # fmt: skip
     log.info(

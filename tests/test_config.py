@@ -37,6 +37,7 @@ BAD = [
     ({"inner_cv": {"n_splits": 1}}, "inner_cv.n_splits: 1 is less than the minimum of 2"),
     ({"methods": {"svm_rfe": {"grid": {"C": [1.0]}, "settings": {"C": [2.0]}}}}, "'C' is both in grid and settings"),
     ({"methods": {"fisher": {}, "svm_rfe": {"match_size_of": "ghost"}}}, "methods.svm_rfe.match_size_of: 'ghost' is not a method"),
+    ({"datasets": {"wdbc": {"replicates": 3}}}, "datasets.wdbc.replicates: only synthetic datasets can be replicated"),
     ({"mirror": "ftp://example.org/"}, "mirror: 'ftp://example.org/' does not match"),
     ({"datasets": {"sparse_polynomial": {"params": {"kind": "cubic"}}}}, "datasets.sparse_polynomial.params: kind must be 'f1', 'f2' or 'random'"),
 ]

@@ -77,7 +77,7 @@ def test_changed_grid_reruns_only_that_method(done):
     jobs = planned(done, cfg)
     selects = [w for r, w in jobs if r == "select"]
     assert selects and {w["method"] for w in selects} == {"fisher"}
-    assert len(selects) == 2 * 3
+    assert len(selects) == 3 * 3  # three datasets (one replicated twice) x three folds
     assert {r for r, _ in jobs} == {"select"} | AGGREGATION
 
 
@@ -141,4 +141,4 @@ def test_crashing_job_fails_loudly_and_keep_going_finishes_the_rest(tmp_path):
     assert "step must be a fraction in (0, 1), got 1.5" in text  # the job's log, shown
     assert "Traceback" in text
     fisher = list((tmp_path / "results" / "tiny" / "runs").glob("*/fisher/default/fold-*.json"))
-    assert len(fisher) == 2 * 3
+    assert len(fisher) == 3 * 3

@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 import yaml
@@ -16,7 +17,7 @@ TINY = {
     "seed": 7,
     "datasets": {
         "sparse_polynomial": {"params": {"n": 60, "kind": "f2"}},
-        "mit_example1": {"params": {"n": 40, "p": 30, "k0": 3, "rho": 0.2}},
+        "mit_example1": {"params": {"n": 40, "p": 30, "k0": 3, "rho": 0.2}, "replicates": 2},
     },
     "splits": {"kind": "stratified_kfold", "n_splits": 3},
     "inner_cv": {"n_splits": 3},
@@ -60,9 +61,14 @@ def two_runs(tmp_path_factory):
 def test_campaign_outputs_and_records(two_runs):
     out = two_runs[0]
     summary = pd.read_csv(out / "tables" / "summary.csv")
-    assert len(summary) == 2 * 4 and set(summary["folds"]) == {3}
+    assert len(summary) == 3 * 4 and set(summary["folds"]) == {3}
     rec = pd.read_csv(out / "records.csv")
-    assert len(rec) == 2 * 4 * 3 and set(rec["status"]) == {"ok"}
+    assert len(rec) == 3 * 4 * 3 and set(rec["status"]) == {"ok"}
+    # replicates: two independent draws of the generator, one group
+    reps = rec[rec["dataset_group"] == "mit_example1"]
+    assert set(reps["dataset"]) == {"mit_example1-r0", "mit_example1-r1"}
+    d0, d1 = (np.load(out / "datasets" / f"mit_example1-r{i}.npz")["X"] for i in (0, 1))
+    assert d0.shape == d1.shape and not np.array_equal(d0, d1)
     # match_size_of: the matched RFE keeps as many features as Fisher did, fold by fold
     fis = rec[rec["method"] == "fisher"].set_index(["dataset", "fold"])["n_selected"]
     mat = rec[rec["method"] == "rfe_matched"].set_index(["dataset", "fold"])["n_selected"]

@@ -103,9 +103,24 @@ def _fmt(v) -> str:
     return str(v)
 
 
-def dataset_entry(config: dict, name: str, registry: dict) -> dict:
-    src = config["datasets"][name].get("source", name)
-    return registry[src]
+def campaign_datasets(config: dict) -> dict[str, dict[str, Any]]:
+    """The campaign's datasets after expanding ``replicates``.
+
+    A dataset with ``replicates: R`` (synthetic only) becomes ``<name>-r0`` .. ``<name>-r{R-1}``,
+    each drawn with its own seed (the seed derives from the expanded name), all in group ``<name>``.
+    Every returned entry has ``source`` and ``group`` set.
+    """
+    out: dict[str, dict[str, Any]] = {}
+    for name, dcfg in config["datasets"].items():
+        base = {k: v for k, v in dcfg.items() if k != "replicates"}
+        base.setdefault("source", name)
+        reps = dcfg.get("replicates")
+        if reps is None:
+            out[name] = {**base, "group": name}
+        else:
+            for i in range(int(reps)):
+                out[f"{name}-r{i}"] = {**base, "group": name}
+    return out
 
 
 def load_dataset_registry(config: dict, workdir: str | Path = ".") -> dict:
@@ -129,6 +144,11 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
         src = dcfg.get("source", name)
         if src not in registry:
             errs.append(f"datasets.{name}: unknown dataset {src!r}; the registry has: {', '.join(sorted(registry))}")
+        elif dcfg.get("replicates") is not None and registry[src]["kind"] != "synthetic":
+            errs.append(f"datasets.{name}.replicates: only synthetic datasets can be replicated ({src!r} is {registry[src]['kind']})")
+    n_expected = sum(int(d.get("replicates") or 1) for d in config["datasets"].values())
+    if len(campaign_datasets(config)) != n_expected:
+        errs.append("datasets: a dataset name clashes with a replicate name <name>-r<i> of another dataset")
 
     # splits: contradictory or missing options
     sp = config["splits"]
@@ -200,8 +220,8 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
 
 def expected_class_counts(config: dict, name: str, registry: dict) -> list[int] | None:
     """Class sizes of a dataset if known without downloading (registry ``expect`` or a generator run)."""
-    dcfg = config["datasets"][name]
-    entry = registry[dcfg.get("source", name)]
+    dcfg = campaign_datasets(config)[name]
+    entry = registry[dcfg["source"]]
     if entry["kind"] == "synthetic":
         from .data.registry import build_dataset
         from .protocol.seeds import derive_seed
@@ -209,7 +229,7 @@ def expected_class_counts(config: dict, name: str, registry: dict) -> list[int] 
         try:
             ds = build_dataset(name, entry, dcfg.get("params"), derive_seed(config["seed"], "data", name))
         except (TypeError, ValueError) as e:
-            raise ConfigError(f"datasets.{name}.params: {e}") from None
+            raise ConfigError(f"datasets.{dcfg['group']}.params: {e}") from None
         return [int(np.sum(ds.y == -1)), int(np.sum(ds.y == 1))]
     counts = (entry.get("expect") or {}).get("class_counts")
     if counts and not dcfg.get("params") and not dcfg.get("options"):
@@ -220,7 +240,7 @@ def expected_class_counts(config: dict, name: str, registry: dict) -> list[int] 
 def _check_folds(config: dict, registry: dict) -> list[str]:
     errs = []
     sp, inner = config["splits"], config["inner_cv"]["n_splits"]
-    for name in config["datasets"]:
+    for name in campaign_datasets(config):
         try:
             counts = expected_class_counts(config, name, registry)
         except ConfigError as e:

@@ -3,6 +3,7 @@ import re
 from pathlib import Path
 
 from svmfs.config import (
+    campaign_datasets,
     check_campaign,
     load_dataset_registry,
     method_settings,
@@ -16,7 +17,8 @@ check_campaign(config, workdir=workflow.basedir)
 REGISTRY = load_dataset_registry(config, workflow.basedir)
 OUT = f"{config['results_dir']}/{config['campaign']}"
 RAW = config["raw_dir"]
-DATASETS = sorted(config["datasets"])
+DSCFG = campaign_datasets(config)
+DATASETS = sorted(DSCFG)
 METHODS = sorted(config["methods"])
 SETTINGS = {m: method_settings(config["methods"][m]) for m in METHODS}
 SPLITS = config["splits"]
@@ -31,7 +33,7 @@ CAMPAIGN_CFG = {
 
 
 def _source(dataset):
-    return config["datasets"][dataset].get("source", dataset)
+    return DSCFG[dataset]["source"]
 
 
 DOWNLOADS = sorted(
@@ -105,7 +107,7 @@ def select_input(wildcards):
 def job_config(wildcards):
     """Everything a select job's result depends on (hashed into the record)."""
     return {
-        "dataset": config["datasets"][wildcards.dataset],
+        "dataset": DSCFG[wildcards.dataset],
         "method": config["methods"][wildcards.method],
         "setting": SETTINGS[wildcards.method][wildcards.setting],
         "campaign": CAMPAIGN_CFG,

@@ -40,8 +40,8 @@ rule prepare:
     params:
         name=lambda wc: wc.dataset,
         entry=lambda wc: REGISTRY[_source(wc.dataset)],
-        params=lambda wc: config["datasets"][wc.dataset].get("params", {}),
-        options=lambda wc: config["datasets"][wc.dataset].get("options", {}),
+        params=lambda wc: DSCFG[wc.dataset].get("params", {}),
+        options=lambda wc: DSCFG[wc.dataset].get("options", {}),
         seed=lambda wc: derive_seed(config["seed"], "data", wc.dataset),
         raw_dir=lambda wc: f"{RAW}/{_source(wc.dataset)}",
         checks={},

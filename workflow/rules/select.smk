@@ -19,6 +19,7 @@ rule select:
         setting=lambda wc: SETTINGS[wc.method][wc.setting],
         campaign=CAMPAIGN_CFG,
         campaign_name=config["campaign"],
+        group=lambda wc: DSCFG[wc.dataset]["group"],
         job_config=job_config,
         seed=lambda wc: derive_seed(
             config["seed"], wc.dataset, wc.fold, wc.method, wc.setting

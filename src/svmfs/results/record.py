@@ -24,7 +24,7 @@ import pandas as pd
 from .io import atomic_write_bytes, atomic_write_json, atomic_write_text, to_json
 
 STABLE_COLUMNS = [
-    "campaign", "dataset", "method", "registry_method", "setting", "fold", "final_classifier",
+    "campaign", "dataset", "dataset_group", "method", "registry_method", "setting", "fold", "final_classifier",
     "status", "message", "n_train", "n_test", "n_features_total", "n_selected",
     "train_accuracy", "test_accuracy", "test_balanced_accuracy", "test_auc",
     "inner_accuracy", "inner_final_accuracy", "n_relevant", "recall_relevant",
