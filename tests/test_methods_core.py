@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 from sklearn.feature_selection import RFE
-from sklearn.svm import LinearSVC
+from sklearn.svm import SVC, LinearSVC
 from sklearn.utils.estimator_checks import check_estimator
 
 from svmfs.data.synthetic import mit_example1
@@ -38,10 +38,20 @@ def test_rfe_schedule_fraction_then_one_at_a_time():
 
 def test_svm_rfe_ranking_equals_sklearn_rfe_one_at_a_time():
     X, y, _ = mit_example1(n=60, p=25, k0=5, rho=0.2, seed=0)
-    ours = SVMRFE(C=0.5, switch_at=1000).fit(X, y)
+    lin = SVMRFE(C=0.5, switch_at=1000, solver="liblinear").fit(X, y)
     ref = RFE(LinearSVC(C=0.5, loss="hinge", dual=True, max_iter=10000, random_state=0), n_features_to_select=1, step=1).fit(X, y)
+    assert np.array_equal(lin.ranking_, ref.ranking_)
+    assert sorted(lin.ranking_) == list(range(1, 26))
+
+
+def test_svm_rfe_kernel_downdate_equals_recomputing():
+    """The downdated kernel route ranks exactly as sklearn's RFE with the linear-kernel SVC (libsvm)."""
+    X, y, _ = mit_example1(n=50, p=120, k0=5, rho=0.5, seed=1)
+    ours = SVMRFE(C=0.2, switch_at=1000, solver="kernel").fit(X, y)  # 119 downdates, 6 recomputes
+    ref = RFE(SVC(kernel="linear", C=0.2), n_features_to_select=1, step=1).fit(X, y)
     assert np.array_equal(ours.ranking_, ref.ranking_)
-    assert sorted(ours.ranking_) == list(range(1, 26))
+    w_full = SVC(kernel="linear", C=0.2).fit(X, y).coef_.ravel()
+    assert np.allclose(ours.weights_, w_full, atol=1e-8)
 
 
 def test_svm_rfe_recovers_mit_example1_relevant_set():

@@ -10,6 +10,14 @@ of them (never dropping below ``switch_at``), then one at a time.
 Choice: elimination always runs down to one feature so that ``ranking_`` is a full permutation and
 the tuner can score every ``n_features_to_select`` of its grid from one fit; the selection for a
 size k <= ``switch_at`` is identical to stopping at k.
+
+Speed (MIT section 2.2: "reuse part of the calculations ... the current solution can serve as a warm
+start"): with ``solver="kernel"`` (the default when n_samples <= 5000) each step solves the SVM dual
+on the linear kernel K = X_A X_A^T of the active features A, and removing features R downdates it,
+K <- K - X_R X_R^T, instead of touching all remaining columns again; w_A = sum_i alpha_i y_i x_iA.
+The kernel is recomputed from scratch whenever the active set has halved, so rounding does not
+accumulate. ``solver="liblinear"`` uses LinearSVC (hinge loss, penalised intercept) as sklearn's
+RFE(LinearSVC) does.
 """
 
 from __future__ import annotations
@@ -17,7 +25,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from sklearn.svm import LinearSVC
+from sklearn.svm import SVC, LinearSVC
 
 from .base import BaseSelector, support_from_ranking
 
@@ -52,38 +60,81 @@ class SVMRFE(BaseSelector):
         From this many remaining features on, one feature is removed per iteration.
     max_iter : int
         Iteration limit of each liblinear solve.
+    solver : {"auto", "kernel", "liblinear"}
+        "kernel": libsvm dual on the incrementally downdated linear kernel (unpenalised intercept);
+        "liblinear": LinearSVC; "auto": "kernel" when n_samples <= 5000.
     """
 
     ranks_all_features = True
 
-    def __init__(self, C=1.0, n_features_to_select=None, step=0.1, switch_at=100, max_iter=10000):
+    def __init__(self, C=1.0, n_features_to_select=None, step=0.1, switch_at=100, max_iter=10000, solver="auto"):
         self.C = C
         self.n_features_to_select = n_features_to_select
         self.step = step
         self.switch_at = switch_at
         self.max_iter = max_iter
-
-    def _svm(self):
-        return LinearSVC(C=self.C, loss="hinge", dual=True, max_iter=self.max_iter, random_state=0)
+        self.solver = solver
 
     def _fit(self, X, y):
+        solver = self.solver if self.solver != "auto" else ("kernel" if X.shape[0] <= 5000 else "liblinear")
+        if solver not in ("kernel", "liblinear"):
+            raise ValueError(f"solver must be 'auto', 'kernel' or 'liblinear', got {self.solver!r}")
+        weights = _KernelWeights(X, y, self.C) if solver == "kernel" else _LiblinearWeights(X, y, self.C, self.max_iter)
         p = X.shape[1]
         active = np.arange(p)
         ranking = np.zeros(p, dtype=np.int64)
         next_rank = p
         iters = 0
+        self.weights_ = weights(active).copy()
         for n_remove in rfe_schedule(p, self.step, self.switch_at):
-            w = self._svm().fit(X[:, active], y).coef_.ravel()
+            w = weights(active) if iters else self.weights_
             order = np.lexsort((-active, np.abs(w)))  # smallest |w| first; ties: higher index first
             removed = order[:n_remove]
             for j in removed:
                 ranking[active[j]] = next_rank
                 next_rank -= 1
+            weights.remove(active[removed])
             active = np.delete(active, removed)
             iters += 1
         ranking[active] = 1
-        svm = self._svm().fit(X, y)
-        self.weights_ = svm.coef_.ravel().copy()
         self.ranking_ = ranking
         self.n_iter_ = iters
         self.support_ = support_from_ranking(ranking, self.n_features_to_select)
+
+
+class _LiblinearWeights:
+    """w on the active features from LinearSVC (hinge loss, L2), refitted on the active columns."""
+
+    def __init__(self, X, y, C, max_iter):
+        self.X, self.y, self.svm = X, y, LinearSVC(C=C, loss="hinge", dual=True, max_iter=max_iter, random_state=0)
+
+    def __call__(self, active):
+        return self.svm.fit(self.X[:, active], self.y).coef_.ravel()
+
+    def remove(self, features):
+        pass
+
+
+class _KernelWeights:
+    """w on the active features from the SVM dual on a downdated linear kernel (see module doc)."""
+
+    def __init__(self, X, y, C):
+        self.X, self.y, self.C = X, y, C
+        self.K = X @ X.T
+        self.n_at_recompute = X.shape[1]
+        self.active = np.ones(X.shape[1], dtype=bool)
+
+    def __call__(self, active):
+        svc = SVC(kernel="precomputed", C=self.C).fit(self.K, self.y)
+        return (svc.dual_coef_ @ self.X[svc.support_][:, active]).ravel()
+
+    def remove(self, features):
+        self.active[features] = False
+        n_active = int(self.active.sum())
+        if 2 * n_active <= self.n_at_recompute:
+            Xa = self.X[:, self.active]
+            self.K = Xa @ Xa.T
+            self.n_at_recompute = n_active
+        else:
+            Xr = self.X[:, features]
+            self.K -= Xr @ Xr.T
