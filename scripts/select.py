@@ -20,6 +20,7 @@ with job_context(snakemake.log[0], snakemake.threads) as log:
         ds.X, ds.y, fold, w.method, p.method_cfg, p.campaign, p.seed,
         setting=p.setting, relevant=ds.relevant, fixed_size=fixed_size,
     )  # fmt: skip
+    rec["selected_names"] = [ds.feature_names[j] for j in rec["selected"]]
     prov = provenance(workdir=p.workdir)
     rec.update(
         campaign=p.campaign_name, dataset=w.dataset, dataset_group=p.group, setting=w.setting, config_hash=config_hash(p.job_config),

@@ -126,3 +126,16 @@ def test_ties_go_to_the_smallest_support():
     cv = inner_cv(y, 4, 0)
     res = tune_selector(FisherScore, {"n_features_to_select": [5, 3, 1]}, "n_features_to_select", "linear", FINAL, X, y, cv)
     assert res.inner_accuracy == 1.0 and res.selector_params["n_features_to_select"] == 1
+
+
+def test_quadratic_final_classifier_solves_weston_xor_where_linear_fails():
+    from svmfs.data.synthetic import weston_nonlinear
+    from svmfs.protocol.classifiers import fit_predict
+
+    X, y, _ = weston_nonlinear(n=400, seed=3)
+    cfg = {"poly": {"C": [1.0], "degree": [2]}, "linear": {"C": [1.0]}}
+    sup = np.zeros(52, dtype=bool)
+    sup[:2] = True  # the two relevant features only
+    tr, te = np.arange(300), np.arange(300, 400)
+    acc = {k: np.mean(fit_predict(k, p, cfg, X[tr], y[tr], X[te], sup)[0] == y[te]) for k, p in (("poly", {"C": 1.0, "degree": 2}), ("linear", {"C": 1.0}))}
+    assert acc["poly"] > 0.9 and acc["linear"] < 0.75

@@ -18,7 +18,7 @@ class MethodSpec:
     Attributes
     ----------
     target : "module:Class" below ``svmfs.methods``.
-    final : the classifier refitted on the selected features: ``"linear"`` or ``"rbf"`` SVM.
+    final : the classifier refitted on the selected features: ``"linear"``, ``"poly"`` or ``"rbf"`` SVM.
     default_grid : inner-CV grid used when the campaign gives none (parameter -> list of values).
     settings : parameters that may be swept as job-level settings (one job per value).
     truncation : the size parameter read off ``ranking_`` without refitting (for ranking methods).
@@ -46,6 +46,9 @@ METHODS: dict[str, MethodSpec] = {
     ),
     "svm_rbf": MethodSpec(
         "no_selection:NoSelection", "rbf", paper="baseline: Gaussian SVM on all features (NO-FS)"
+    ),
+    "svm_poly": MethodSpec(
+        "no_selection:NoSelection", "poly", paper="baseline: polynomial SVM on all features (Maldonado Table 2)"
     ),
     "fisher": MethodSpec(
         "fisher:FisherScore",

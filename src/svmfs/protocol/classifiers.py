@@ -1,4 +1,4 @@
-"""The final classifier refitted on the selected features: a linear or a Gaussian SVM."""
+"""The final classifier refitted on the selected features: a linear, polynomial or Gaussian SVM."""
 
 from __future__ import annotations
 
@@ -14,15 +14,22 @@ def final_grid(kind: str, cfg: dict) -> list[dict]:
         return list(ParameterGrid({"C": cfg["linear"]["C"]}))
     if kind == "rbf":
         return list(ParameterGrid({"C": cfg["rbf"]["C"], "gamma": cfg["rbf"]["gamma"]}))
-    raise ValueError(f"final classifier must be 'linear' or 'rbf', got {kind!r}")
+    if kind == "poly":
+        return list(ParameterGrid({"C": cfg["poly"]["C"], "degree": cfg["poly"]["degree"]}))
+    raise ValueError(f"final classifier must be 'linear', 'poly' or 'rbf', got {kind!r}")
 
 
 def make_final(kind: str, params: dict, n_selected: int, cfg: dict):
-    """An unfitted SVC; with ``gamma_per_feature`` the RBF width is gamma / (number of features)."""
+    """An unfitted SVC; with ``gamma_per_feature`` the RBF width is gamma / (number of features).
+
+    The polynomial kernel is (x.z / n_selected + 1)^degree (scikit-learn's gamma = 1/n, coef0 = 1).
+    """
     if n_selected == 0:
         return DummyClassifier(strategy="most_frequent")
     if kind == "linear":
         return SVC(kernel="linear", C=params["C"])
+    if kind == "poly":
+        return SVC(kernel="poly", C=params["C"], degree=int(params["degree"]), gamma=1.0 / n_selected, coef0=1.0)
     gamma = params["gamma"]
     if cfg["rbf"].get("gamma_per_feature", True):
         gamma = gamma / n_selected
