@@ -58,6 +58,10 @@ class BaseSelector(SelectorMixin, BaseEstimator):
     def _fit(self, X: np.ndarray, y: np.ndarray) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def support_for_size(self, k: int | None) -> np.ndarray:
+        """Selection of size ``k`` read off ``ranking_`` (the tuner's truncation; see ranks_all_features)."""
+        return support_from_ranking(self.ranking_, k)
+
     def _get_support_mask(self):
         check_is_fitted(self, "support_")
         return self.support_

@@ -17,7 +17,6 @@ from typing import Any, Callable
 import numpy as np
 from sklearn.model_selection import ParameterGrid, StratifiedKFold
 
-from ..methods.base import support_from_ranking
 from .classifiers import final_grid, fit_predict
 
 
@@ -74,7 +73,7 @@ def tune_selector(
             extra = {truncation: None} if sizes is not None else {}
             sel = make_selector(**sp, **extra).fit(X[tr], y[tr])
             if sizes is not None:
-                supports = [(k, support_from_ranking(sel.ranking_, k)) for k in sizes]
+                supports = [(k, sel.support_for_size(k)) for k in sizes]
             else:
                 supports = [(None, sel.get_support())]
             for k, sup in supports:

@@ -1,0 +1,57 @@
+"""1-norm RFE (MIT 9.520 project, section 3.2): SVM-RFE run on the support of the 1-norm SVM."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..solvers.linear_programs import support_of, weighted_l1_svm
+from .base import BaseSelector
+from .svm_rfe import SVMRFE
+
+
+class L1RFE(BaseSelector):
+    """Polish the 1-norm SVM's support with SVM-RFE.
+
+    ``ranking_`` orders every feature: the 1-norm support first, in SVM-RFE's order, then the
+    features the 1-norm SVM dropped, by decreasing |w_j| (ties by index). The selection is the
+    ``n_features_to_select`` best-ranked features, never more than the 1-norm support.
+
+    Parameters
+    ----------
+    C : float
+        Penalty of both the 1-norm SVM LP and the linear SVM of the RFE (the project shares one C).
+    n_features_to_select : int or None
+        Size of the selection; ``None`` keeps the whole 1-norm support.
+    threshold, step, switch_at : as in :class:`L1SVM` and :class:`SVMRFE`.
+    """
+
+    ranks_all_features = True
+
+    def __init__(self, C=1.0, n_features_to_select=None, threshold=1e-2, step=0.1, switch_at=100):
+        self.C = C
+        self.n_features_to_select = n_features_to_select
+        self.threshold = threshold
+        self.step = step
+        self.switch_at = switch_at
+
+    def _fit(self, X, y):
+        res = weighted_l1_svm(X, y, np.ones(X.shape[1]), C=self.C)
+        keep = np.flatnonzero(support_of(res.w, self.threshold))
+        p = X.shape[1]
+        ranking = np.empty(p, dtype=np.int64)
+        if keep.size:
+            rfe = SVMRFE(C=self.C, step=self.step, switch_at=self.switch_at).fit(X[:, keep], y)
+            ranking[keep] = rfe.ranking_
+        rest = np.setdiff1d(np.arange(p), keep)
+        order = rest[np.lexsort((rest, -np.abs(res.w[rest])))]
+        ranking[order] = np.arange(keep.size + 1, p + 1)
+        self.ranking_ = ranking
+        self.weights_ = res.w
+        self.l1_support_size_ = int(keep.size)
+        self.support_ = self.support_for_size(self.n_features_to_select)
+        self.diagnostics_.update(status=res.status, objective=res.objective, message=str(res.message), l1_support=int(keep.size))
+
+    def support_for_size(self, k):
+        """The ``k`` best-ranked features, never beyond the 1-norm SVM's support."""
+        k = self.l1_support_size_ if k is None else min(int(k), self.l1_support_size_)
+        return self.ranking_ <= k

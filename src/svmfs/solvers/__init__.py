@@ -1,0 +1,1 @@
+"""Solver code shared by the selection methods (NLP/LP models, kernels)."""

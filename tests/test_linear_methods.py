@@ -1,0 +1,147 @@
+"""Linear embedded and concave-programming methods: optima, vertices, monotone paths, recovery."""
+
+from itertools import combinations
+
+import cvxpy as cp
+import numpy as np
+import pytest
+from sklearn.utils.estimator_checks import check_estimator
+
+from svmfs.data.synthetic import mit_example1
+from svmfs.methods.base import BINARY_ONLY_FAILED_CHECKS
+from svmfs.methods.fs_svmcp import FSSVMCP, FW1
+from svmfs.methods.fsv import FSV
+from svmfs.methods.l1_rfe import L1RFE
+from svmfs.methods.l1_svm import L1SVM, l1_svm_path
+from svmfs.methods.milp_fs import MILPFS
+from svmfs.solvers.concave import CONCAVE, concave_gradient, concave_value
+from svmfs.solvers.linear_programs import weighted_l1_svm
+
+
+def _data(n=60, p=30, seed=0, rho=0.2):
+    X, y, rel = mit_example1(n=n, p=p, k0=4, rho=rho, seed=seed)
+    return X, y.astype(float), rel
+
+
+def _cvxpy_l1_svm(X, y, C, M=None, support=None):
+    """The 1-norm SVM by an interior-point solver (CLARABEL): an independent solve."""
+    p = X.shape[1]
+    w, b, xi = cp.Variable(p), cp.Variable(), cp.Variable(X.shape[0], nonneg=True)
+    cons = [cp.multiply(y, X @ w + b) >= 1 - xi]
+    if M is not None:
+        cons.append(cp.abs(w) <= M)
+    if support is not None:
+        off = [j for j in range(p) if j not in support]
+        if off:
+            cons.append(w[off] == 0)
+    prob = cp.Problem(cp.Minimize(cp.norm1(w) + C * cp.sum(xi)), cons)
+    prob.solve(solver=cp.CLARABEL)
+    return prob.value
+
+
+@pytest.mark.parametrize("C", [0.05, 1.0, 20.0])
+def test_l1_svm_optimum_matches_interior_point(C):
+    X, y, _ = _data()
+    ours = weighted_l1_svm(X, y, np.ones(X.shape[1]), C=C)
+    assert ours.status == "ok"
+    assert ours.objective == pytest.approx(_cvxpy_l1_svm(X, y, C), rel=1e-6)
+    assert ours.n_active >= ours.n_variables  # simplex: a vertex
+
+
+def test_l1_svm_path_equals_cold_solves():
+    X, y, _ = _data(seed=1)
+    Cs = [0.1, 1.0, 10.0]
+    for C, res in zip(Cs, l1_svm_path(X, y, Cs)):
+        assert res.objective == pytest.approx(weighted_l1_svm(X, y, np.ones(X.shape[1]), C=C).objective, rel=1e-9)
+    nnz = [int(np.sum(np.abs(r.w) > 1e-6)) for r in l1_svm_path(X, y, [0.01, 0.1, 1.0, 10.0])]
+    assert nnz[0] <= nnz[-1]  # a stronger l1 penalty (small C) keeps fewer features
+
+
+@pytest.mark.parametrize("kind", CONCAVE)
+def test_concave_gradients_match_finite_differences(kind):
+    z = np.array([0.0, 1e-3, 0.3, 2.0])
+    kw = {"p": 0.5} if kind == "power" else {}
+    g = concave_gradient(z, kind, eps=1e-2, **kw)
+    h = 1e-7
+    for j in range(z.size):
+        e = np.zeros_like(z)
+        e[j] = h
+        fd = (concave_value(z + e, kind, eps=1e-2, **kw) - concave_value(z - e if z[j] > h else z, kind, eps=1e-2, **kw)) / (2 * h if z[j] > h else h)
+        assert g[j] == pytest.approx(fd, rel=1e-4)
+    assert np.all(g > 0) and np.all(np.diff(g) < 0)  # increasing and concave
+
+
+def test_fs_svmcp_vertices_and_strictly_decreasing_counts():
+    X, y, _ = mit_example1(n=80, p=120, k0=6, rho=0.3, seed=2)
+    sel = FSSVMCP(C_grid=[0.01, 0.1, 1.0], cv=3).fit(X, y)
+    path = sel.diagnostics_["path"]
+    assert sel.diagnostics_["status"] == "ok" and len(path) >= 2
+    for step in path:
+        assert step["lp_status"] == "ok"
+        assert step["lp_active"] >= step["lp_variables"]  # the LP (15) solution is a vertex
+    counts = [s["n_active"] for s in path]
+    assert all(a > b for a, b in zip(counts, counts[1:]))  # the subspace shrinks at every repetition
+    assert path[-1]["n_hat"] >= int(np.count_nonzero(sel.weights_))  # stop: no further reduction
+    assert 0 < sel.support_.sum() <= path[-1]["n_active"]
+
+
+def test_fw1_reaches_a_stationary_vertex_with_monotone_objective():
+    X, y, _ = _data(n=60, p=40, seed=3)
+    sel = FW1(C_grid=[0.1]).fit(X, y)
+    values = sel.diagnostics_["path"]
+    assert sel.diagnostics_["status"] == "ok" and sel.n_iter_ < sel.max_iter
+    assert all(b < a for a, b in zip(values, values[1:]))  # Frank-Wolfe on a concave F descends
+    assert 0 < sel.support_.sum() < 40
+
+
+def test_fsv_terminates_finitely_at_a_repeated_vertex():
+    X, y, _ = _data(n=60, p=40, seed=4)
+    sel = FSV(C=1.0, beta=5.0, max_iter=50).fit(X, y)
+    assert sel.diagnostics_["status"] == "ok" and sel.n_iter_ < 50
+    objs = [s["objective"] for s in sel.diagnostics_["path"]]
+    assert all(b <= a + 1e-9 for a, b in zip(objs[1:], objs[2:]))  # SLA descends on the concave (9)
+
+
+def test_milp_fs_equals_brute_force_over_subsets():
+    X, y, _ = mit_example1(n=40, p=8, k0=3, rho=0.3, seed=5)
+    y = y.astype(float)
+    C, B, M = 1.0, 3, 2.0
+    sel = MILPFS(C=C, B=B, M=M, time_limit=60).fit(X, y)
+    best = min(_cvxpy_l1_svm(X, y, C, M=M, support=set(S)) for k in range(B + 1) for S in combinations(range(8), k))
+    assert sel.diagnostics_["status"] == "ok"
+    assert sel.diagnostics_["objective"] == pytest.approx(best, rel=1e-6, abs=1e-7)
+    assert sel.support_.sum() <= B
+
+
+def test_milp_fs_time_limit_is_a_status_not_an_error():
+    X, y, _ = mit_example1(n=120, p=120, k0=10, rho=0.5, seed=6)
+    sel = MILPFS(C=10.0, B=5, M=1.0, time_limit=0.01).fit(X, y)
+    assert sel.diagnostics_["status"] in ("time_limit", "solver_error")
+    assert sel.support_.shape == (120,)
+
+
+@pytest.mark.parametrize("make", [lambda: L1SVM(C=1.0), lambda: FSSVMCP(C_grid=[0.01, 0.1, 1.0], cv=5)])
+def test_recovers_mit_example1_relevant_features(make):
+    X, y, rel = mit_example1(n=100, p=200, k0=10, rho=0.0, seed=3)
+    sel = make().fit(X, y)
+    recall = len(set(np.flatnonzero(sel.support_)) & set(rel)) / len(rel)
+    assert recall >= 0.8
+
+
+def test_l1_rfe_stays_inside_the_l1_support():
+    X, y, _ = _data(n=80, p=60, seed=7)
+    l1 = L1SVM(C=1.0).fit(X, y).support_
+    sel = L1RFE(C=1.0, n_features_to_select=50).fit(X, y)
+    assert sel.support_.sum() == l1.sum() and np.all(sel.support_ <= l1)
+    small = L1RFE(C=1.0, n_features_to_select=2).fit(X, y)
+    assert small.support_.sum() == 2 and np.all(small.support_ <= l1)
+    assert sorted(small.ranking_) == list(range(1, 61))
+
+
+@pytest.mark.parametrize(
+    "est",
+    [L1SVM(), L1RFE(n_features_to_select=2), FSV(max_iter=5), FSSVMCP(C_grid=[1.0]), FW1(C_grid=[1.0]), MILPFS(B=2, M=10, time_limit=5)],
+    ids=lambda e: type(e).__name__,
+)
+def test_check_estimator(est):
+    check_estimator(est, expected_failed_checks=BINARY_ONLY_FAILED_CHECKS)
