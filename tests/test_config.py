@@ -4,7 +4,7 @@ import copy
 
 import pytest
 
-from svmfs.config import ConfigError, load_config, method_settings
+from svmfs.config import ConfigError, campaign_datasets, campaign_methods, dataset_splits, load_config, method_settings, n_folds
 
 BASE = {
     "campaign": "t",
@@ -40,6 +40,11 @@ BAD = [
     ({"datasets": {"wdbc": {"replicates": 3}}}, "datasets.wdbc.replicates: only synthetic datasets can be replicated"),
     ({"mirror": "ftp://example.org/"}, "mirror: 'ftp://example.org/' does not match"),
     ({"datasets": {"sparse_polynomial": {"params": {"kind": "cubic"}}}}, "datasets.sparse_polynomial.params: kind must be 'f1', 'f2' or 'random'"),
+    ({"datasets": {"sparse_polynomial": {"enabled": False}}}, "datasets: every dataset is disabled"),
+    ({"methods": {"fisher": {"enabled": False}}}, "methods: every method is disabled"),
+    ({"datasets": {"wdbc": {"splits": {"kind": "random_train_test"}}}}, "datasets.wdbc.splits.train_size: required by splits.kind 'random_train_test'"),
+    ({"datasets": {"wdbc": {"splits": {"n_folds": 3}}}}, "Additional properties are not allowed ('n_folds'"),
+    ({"methods": {"fisher": {"enabled": False}, "svm_rfe": {"match_size_of": "fisher"}}}, "'fisher' is not a method of this campaign (or it is disabled)"),
 ]
 
 
@@ -83,3 +88,19 @@ def test_settings_labels():
 def test_default_and_campaign_configs_are_valid(root):
     for path in [root / "config" / "config.yaml", *sorted((root / "config" / "campaigns").glob("*.yaml"))]:
         load_config(path, workdir=root)
+
+
+def test_enabled_false_and_per_dataset_splits(write_config, root):
+    cfg = load_config(write_config(_merge(BASE, {
+        "datasets": {
+            "sparse_polynomial": {"params": {"n": 60}, "enabled": False},
+            "wdbc": {"splits": {"kind": "random_train_test", "train_size": 400, "n_instances": 4}},
+            "mit_example1": {"params": {"n": 40, "p": 20}},
+        },
+        "methods": {"fisher": {}, "svm_rfe": {"enabled": False}},
+    })), workdir=root)
+    assert sorted(campaign_datasets(cfg)) == ["mit_example1", "wdbc"]
+    assert list(campaign_methods(cfg)) == ["fisher"]
+    own, shared = dataset_splits(cfg, "wdbc"), dataset_splits(cfg, "mit_example1")
+    assert own["kind"] == "random_train_test" and n_folds(own) == 4
+    assert shared == {"kind": "stratified_kfold", "n_splits": 3, "n_repeats": 1} and n_folds(shared) == 3

@@ -103,6 +103,25 @@ def _fmt(v) -> str:
     return str(v)
 
 
+SPLIT_DEFAULTS = {"kind": "stratified_kfold", "n_splits": 10, "n_repeats": 1}
+
+
+def campaign_methods(config: dict) -> dict[str, dict[str, Any]]:
+    """The enabled methods of the campaign (``enabled: false`` leaves one out)."""
+    return {n: {k: v for k, v in m.items() if k != "enabled"} for n, m in config["methods"].items() if m.get("enabled", True)}
+
+
+def dataset_splits(config: dict, name: str) -> dict[str, Any]:
+    """The outer-split spec of one (expanded) dataset: defaults, the campaign's, the dataset's own."""
+    return {**SPLIT_DEFAULTS, **config.get("splits", {}), **campaign_datasets(config)[name].get("splits", {})}
+
+
+def n_folds(spec: dict[str, Any]) -> int:
+    if spec["kind"] == "stratified_kfold":
+        return int(spec["n_splits"]) * int(spec.get("n_repeats", 1))
+    return int(spec.get("n_instances", 10 if spec["kind"] == "random_train_test" else 1))
+
+
 def campaign_datasets(config: dict) -> dict[str, dict[str, Any]]:
     """The campaign's datasets after expanding ``replicates``.
 
@@ -112,7 +131,9 @@ def campaign_datasets(config: dict) -> dict[str, dict[str, Any]]:
     """
     out: dict[str, dict[str, Any]] = {}
     for name, dcfg in config["datasets"].items():
-        base = {k: v for k, v in dcfg.items() if k != "replicates"}
+        if not dcfg.get("enabled", True):
+            continue
+        base = {k: v for k, v in dcfg.items() if k not in ("replicates", "enabled")}
         base.setdefault("source", name)
         reps = dcfg.get("replicates")
         if reps is None:
@@ -146,26 +167,21 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
             errs.append(f"datasets.{name}: unknown dataset {src!r}; the registry has: {', '.join(sorted(registry))}")
         elif dcfg.get("replicates") is not None and registry[src]["kind"] != "synthetic":
             errs.append(f"datasets.{name}.replicates: only synthetic datasets can be replicated ({src!r} is {registry[src]['kind']})")
-    n_expected = sum(int(d.get("replicates") or 1) for d in config["datasets"].values())
+    n_expected = sum(int(d.get("replicates") or 1) for d in config["datasets"].values() if d.get("enabled", True))
+    if n_expected == 0:
+        errs.append("datasets: every dataset is disabled")
     if len(campaign_datasets(config)) != n_expected:
         errs.append("datasets: a dataset name clashes with a replicate name <name>-r<i> of another dataset")
 
-    # splits: contradictory or missing options
-    sp = config["splits"]
-    if sp["kind"] == "stratified_kfold":
-        for key in ("n_instances", "train_size", "test_size", "n_resamples", "fit_fraction"):
-            if key in sp:
-                errs.append(f"splits.{key}: not used by splits.kind 'stratified_kfold' (contradictory options)")
-    else:
-        if "train_size" not in sp:
-            errs.append(f"splits.train_size: required by splits.kind {sp['kind']!r}")
-        if sp["kind"] == "random_train_test" and ("n_resamples" in sp or "fit_fraction" in sp):
-            errs.append("splits.n_resamples/fit_fraction: only for splits.kind 'kp_svm'")
-        if sp.get("n_repeats", 1) != 1:
-            errs.append("splits.n_repeats: only for splits.kind 'stratified_kfold'")
+    # splits: contradictory or missing options, per dataset (a dataset may override the campaign's)
+    for name in sorted(campaign_datasets(config)):
+        errs += _check_splits(dataset_splits(config, name), name, config)
 
     # methods
-    for name, mcfg in config["methods"].items():
+    methods = campaign_methods(config)
+    if not methods:
+        errs.append("methods: every method is disabled")
+    for name, mcfg in methods.items():
         reg_name = mcfg.get("method", name)
         if reg_name not in METHODS:
             errs.append(f"methods.{name}: unknown method {reg_name!r}; known methods: {', '.join(sorted(METHODS))}")
@@ -200,15 +216,15 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
             errs.append(f"methods.{name}.params.{param}: also in grid/settings (contradictory options)")
         other = mcfg.get("match_size_of")
         if other is not None:
-            if other not in config["methods"]:
-                errs.append(f"methods.{name}.match_size_of: {other!r} is not a method of this campaign")
-            elif other == name or config["methods"][other].get("match_size_of"):
+            if other not in methods:
+                errs.append(f"methods.{name}.match_size_of: {other!r} is not a method of this campaign (or it is disabled)")
+            elif other == name or methods[other].get("match_size_of"):
                 errs.append(f"methods.{name}.match_size_of: {other!r} must be a method without match_size_of")
             if not spec.truncation:
                 errs.append(f"methods.{name}.match_size_of: {reg_name} does not rank features")
             elif spec.truncation in grid or spec.truncation in settings:
                 errs.append(f"methods.{name}: match_size_of fixes {spec.truncation}; remove it from grid/settings")
-            if settings or (other in config["methods"] and config["methods"][other].get("settings")):
+            if settings or (other in methods and methods[other].get("settings")):
                 errs.append(f"methods.{name}.match_size_of: methods with settings cannot be matched")
 
     # folds against the smallest class, where the class counts are known before any job
@@ -216,6 +232,24 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
         errs += _check_folds(config, registry)
     if errs:
         raise ConfigError(f"{source}: invalid configuration:\n  " + "\n  ".join(errs))
+
+
+def _check_splits(sp: dict, name: str, config: dict) -> list[str]:
+    own = campaign_datasets(config)[name].get("splits")
+    where = f"datasets.{campaign_datasets(config)[name]['group']}.splits" if own else "splits"
+    errs = []
+    if sp["kind"] == "stratified_kfold":
+        for key in ("n_instances", "train_size", "test_size", "n_resamples", "fit_fraction"):
+            if key in sp:
+                errs.append(f"{where}.{key}: not used by splits.kind 'stratified_kfold' (contradictory options)")
+    else:
+        if "train_size" not in sp:
+            errs.append(f"{where}.train_size: required by splits.kind {sp['kind']!r}")
+        if sp["kind"] == "random_train_test" and ("n_resamples" in sp or "fit_fraction" in sp):
+            errs.append(f"{where}.n_resamples/fit_fraction: only for splits.kind 'kp_svm'")
+        if sp.get("n_repeats", 1) != 1:
+            errs.append(f"{where}.n_repeats: only for splits.kind 'stratified_kfold'")
+    return sorted(set(errs))
 
 
 def expected_class_counts(config: dict, name: str, registry: dict) -> list[int] | None:
@@ -239,8 +273,9 @@ def expected_class_counts(config: dict, name: str, registry: dict) -> list[int] 
 
 def _check_folds(config: dict, registry: dict) -> list[str]:
     errs = []
-    sp, inner = config["splits"], config["inner_cv"]["n_splits"]
+    inner = config["inner_cv"]["n_splits"]
     for name in campaign_datasets(config):
+        sp = dataset_splits(config, name)
         try:
             counts = expected_class_counts(config, name, registry)
         except ConfigError as e:

@@ -4,10 +4,13 @@ from pathlib import Path
 
 from svmfs.config import (
     campaign_datasets,
+    campaign_methods,
     check_campaign,
+    dataset_splits,
     load_dataset_registry,
     method_settings,
     mirror_url,
+    n_folds,
 )
 from svmfs.methods.registry import get_method
 from svmfs.protocol.seeds import derive_seed
@@ -19,17 +22,16 @@ OUT = f"{config['results_dir']}/{config['campaign']}"
 RAW = config["raw_dir"]
 DSCFG = campaign_datasets(config)
 DATASETS = sorted(DSCFG)
-METHODS = sorted(config["methods"])
-SETTINGS = {m: method_settings(config["methods"][m]) for m in METHODS}
-SPLITS = config["splits"]
-N_FOLDS = (
-    SPLITS["n_splits"] * SPLITS["n_repeats"]
-    if SPLITS["kind"] == "stratified_kfold"
-    else SPLITS.get("n_instances", 10 if SPLITS["kind"] == "random_train_test" else 1)
-)
-CAMPAIGN_CFG = {
-    k: config[k] for k in ("normalization", "inner_cv", "final_classifier", "splits")
-}
+MCFG = campaign_methods(config)
+METHODS = sorted(MCFG)
+SETTINGS = {m: method_settings(MCFG[m]) for m in METHODS}
+SPLITS = {d: dataset_splits(config, d) for d in DATASETS}
+CAMPAIGN_CFG = {k: config[k] for k in ("normalization", "inner_cv", "final_classifier")}
+
+
+def campaign_cfg(wildcards):
+    """The campaign-wide settings a select job sees, with its dataset's splits."""
+    return {**CAMPAIGN_CFG, "splits": SPLITS[wildcards.dataset]}
 
 
 def _source(dataset):
@@ -59,7 +61,7 @@ def select_outputs():
         for d in DATASETS
         for m in METHODS
         for s in SETTINGS[m]
-        for k in range(N_FOLDS)
+        for k in range(n_folds(SPLITS[d]))
     ]
 
 
@@ -82,7 +84,7 @@ def prepare_input(wildcards):
 
 def method_module(method):
     """The method's module file: editing it reruns that method's jobs only."""
-    target = get_method(config["methods"][method].get("method", method)).target
+    target = get_method(MCFG[method].get("method", method)).target
     module_name = target.partition(":")[0]
     return str(
         Path(workflow.basedir) / "src" / "svmfs" / "methods" / f"{module_name}.py"
@@ -96,7 +98,7 @@ def select_input(wildcards):
         "splits": f"{OUT}/splits/{wildcards.dataset}.json",
         "code": method_module(wildcards.method),
     }
-    other = config["methods"][wildcards.method].get("match_size_of")
+    other = MCFG[wildcards.method].get("match_size_of")
     if other:
         inputs["match"] = (
             f"{OUT}/runs/{wildcards.dataset}/{other}/default/fold-{wildcards.fold}.json"
@@ -108,13 +110,13 @@ def job_config(wildcards):
     """Everything a select job's result depends on (hashed into the record)."""
     return {
         "dataset": DSCFG[wildcards.dataset],
-        "method": config["methods"][wildcards.method],
+        "method": MCFG[wildcards.method],
         "setting": SETTINGS[wildcards.method][wildcards.setting],
-        "campaign": CAMPAIGN_CFG,
+        "campaign": campaign_cfg(wildcards),
         "seed": config["seed"],
     }
 
 
 def method_resources(method, key):
-    own = config["methods"][method].get("resources", {})
+    own = MCFG[method].get("resources", {})
     return own.get(key, config["resources"]["select"][key])

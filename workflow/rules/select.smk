@@ -15,9 +15,9 @@ rule select:
         mem_mb=lambda wc: method_resources(wc.method, "mem_mb"),
         runtime=lambda wc: method_resources(wc.method, "runtime"),
     params:
-        method_cfg=lambda wc: config["methods"][wc.method],
+        method_cfg=lambda wc: MCFG[wc.method],
         setting=lambda wc: SETTINGS[wc.method][wc.setting],
-        campaign=CAMPAIGN_CFG,
+        campaign=campaign_cfg,
         campaign_name=config["campaign"],
         group=lambda wc: DSCFG[wc.dataset]["group"],
         job_config=job_config,

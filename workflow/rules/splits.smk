@@ -14,7 +14,7 @@ rule split:
         mem_mb=config["resources"]["light"]["mem_mb"],
         runtime=config["resources"]["light"]["runtime"],
     params:
-        spec=SPLITS,
+        spec=lambda wc: SPLITS[wc.dataset],
         seed=lambda wc: derive_seed(config["seed"], "splits", wc.dataset),
     script:
         "../../scripts/split.py"

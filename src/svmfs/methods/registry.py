@@ -66,6 +66,58 @@ METHODS: dict[str, MethodSpec] = {
         truncation="n_features_to_select",
         paper="Guyon et al. (2002); MIT 9.520 project, section 2.2",
     ),
+    # --- linear embedded and concave-programming methods (issue 3) ---
+    "l1_svm": MethodSpec(
+        "l1_svm:L1SVM",
+        "linear",
+        {"C": C_GRID},
+        settings=("C",),
+        paper="MIT 9.520 project, section 3.1 (1-norm SVM LP); threshold 1e-2 (Jimenez-Cordero 5.2)",
+    ),
+    "l1_rfe": MethodSpec(
+        "l1_rfe:L1RFE",
+        "linear",
+        {"C": C_GRID, "n_features_to_select": K_GRID},
+        truncation="n_features_to_select",
+        paper="MIT 9.520 project, section 3.2 (1-norm RFE)",
+    ),
+    "fsv": MethodSpec(
+        "fsv:FSV",
+        "linear",
+        {"C": C_GRID},
+        settings=("C", "beta"),
+        paper="Bradley & Mangasarian (1998); Maldonado et al. (2011), eqs. 8-9",
+    ),
+    "fs_svmcp": MethodSpec(
+        "fs_svmcp:FSSVMCP",
+        "linear",
+        paper="Rinaldi & Sciandrone (2010), Algorithm FS-SVMCP (section 4.1), eqs. 11, 14-15",
+    ),
+    "fw1": MethodSpec(
+        "fs_svmcp:FW1",
+        "linear",
+        paper="Rinaldi & Sciandrone (2010), FW1 algorithm on problem (16) (section 3)",
+    ),
+    "milp_fs": MethodSpec(
+        "milp_fs:MILPFS",
+        "linear",
+        {"C": [0.1, 1.0, 10.0]},
+        settings=("B",),
+        paper="Labbe, Martinez-Merino & Rodriguez-Chia (2019), as Jimenez-Cordero et al. (2021), 4.3",
+    ),
+    # --- MM-FS and KP-FS off-the-shelf (Ipopt NLPs; C and the start width tuned inside fit) ---
+    "mm_fs": MethodSpec(
+        "mm_fs:MMFS",
+        "rbf",
+        settings=("C2",),
+        paper="Jimenez-Cordero, Morales & Pineda (2021), problem (20), Algorithm 1",
+    ),
+    "kp_fs_offshelf": MethodSpec(
+        "kp_fs_offshelf:KPFSOffShelf",
+        "rbf",
+        settings=("C", "C2"),
+        paper="Maldonado, Weber & Basak (2011), eqs. 11-15; off-the-shelf as in Jimenez-Cordero et al. (2021), 4.3",
+    ),
 }
 
 
