@@ -1,0 +1,1 @@
+"""Tables, statistics and figures computed from result records alone (no solver needed)."""

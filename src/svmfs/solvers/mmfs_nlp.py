@@ -1,0 +1,349 @@
+"""Ipopt (through cyipopt) problems on the anisotropic Gaussian kernel, with hand-derived derivatives.
+
+- :class:`MMFSProblem`: the single-level NLP (20a)-(20d) of Jimenez-Cordero, Morales & Pineda (2021),
+  variables z = (gamma [M], alpha [n], nu, lambda0 [n], lambdaC [n]);
+- :class:`KPWidthProblem`: step 2 of KP-SVM, problem (15) of Maldonado, Weber & Basak (2011), over the
+  widths v for fixed alpha (the KP-FS off-the-shelf comparator).
+
+Kernel (13): K_gamma(x_i, x_l) = exp(-sum_j gamma_j (x_ij - x_lj)^2); KP-SVM's kernel (11) is the same
+with gamma_j = v_j^2 / 2. Every derivative is a pair sum weighted by squared coordinate differences,
+computed without forming anything of size n*n*M: for symmetric W,
+
+    sum_{i,l} W_il (x_ij - x_lj)^2 = 2 sum_i x_ij^2 (W e)_i - 2 sum_i x_ij (W X)_ij,
+
+so an evaluation costs a few (n x n) @ (n x M) products and O(n M + n^2) memory.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+#: Ipopt ApplicationReturnStatus -> svmfs status (base.STATUSES).
+IPOPT_STATUS = {0: "ok", 1: "acceptable", 2: "infeasible", -1: "max_iter", -4: "time_limit", -5: "time_limit"}
+
+
+def sq_dists(A: np.ndarray, w: np.ndarray | None = None, B: np.ndarray | None = None) -> np.ndarray:
+    """sum_j w_j (a_ij - b_lj)^2 for all pairs (rows of A x rows of B; B = A when omitted), >= 0."""
+    same = B is None
+    B = A if same else B
+    w = np.ones(A.shape[1]) if w is None else np.asarray(w, dtype=float)
+    # no sqrt(w): exact also at the slightly negative gamma Ipopt's bound relaxation may probe
+    D = ((A * A) @ w)[:, None] + ((B * B) @ w)[None, :] - 2.0 * ((A * w) @ B.T)
+    np.maximum(D, 0.0, out=D)
+    if same:
+        np.fill_diagonal(D, 0.0)
+    return D
+
+
+def aniso_kernel(A: np.ndarray, gamma: np.ndarray, B: np.ndarray | None = None) -> np.ndarray:
+    """Anisotropic Gaussian kernel (13), K_il = exp(-sum_j gamma_j (a_ij - b_lj)^2)."""
+    return np.exp(-sq_dists(A, gamma, B))
+
+
+def pair_sqdiff_sums(X: np.ndarray, X2: np.ndarray, W: np.ndarray) -> np.ndarray:
+    """q_j = sum_{i,l} W_il (x_ij - x_lj)^2 for symmetric W (length M), via the identity above."""
+    return 2.0 * (X2.T @ W.sum(axis=1)) - 2.0 * np.einsum("ij,ij->j", X, W @ X)
+
+
+def ipopt_solve(problem, x0, lb, ub, cl, cu, options: dict):
+    """Run cyipopt on ``problem`` (an object with the cyipopt callbacks); return (x, info, n_iter)."""
+    import cyipopt
+
+    nlp = cyipopt.Problem(n=x0.size, m=len(cl), problem_obj=problem, lb=lb, ub=ub, cl=cl, cu=cu)
+    for key, value in {"print_level": 0, "sb": "yes", **options}.items():
+        nlp.add_option(key, value)
+    problem.n_iter = 0
+    x, info = nlp.solve(np.asarray(x0, dtype=float))
+    return x, info, problem.n_iter
+
+
+def ipopt_options(hessian: str, tol: float, max_iter: int, time_limit: float | None) -> dict:
+    opts = {"hessian_approximation": hessian, "tol": tol, "max_iter": int(max_iter)}
+    if time_limit is not None:
+        opts["max_wall_time"] = float(time_limit)
+    return opts
+
+
+@dataclass
+class MMFSResult:
+    """A point of (20) with the solver's outcome and residuals (inf-norms)."""
+
+    gamma: np.ndarray
+    alpha: np.ndarray
+    nu: float
+    lam0: np.ndarray
+    lamC: np.ndarray
+    objective: float
+    status: str
+    message: str
+    n_iter: int | None
+    time_s: float
+    residuals: dict = field(default_factory=dict)
+
+
+class MMFSProblem:
+    """Problem (20a)-(20d) with objective, gradient, constraints (20b) and their dense Jacobian.
+
+    (20a)  min C2 ||gamma||_p^p - (1 - C2) (1/2 a'G a - s'a - C e'lamC),  s = e - nu y + lam0 - lamC
+    (20b)  G a - s = 0,   G = diag(y) K_gamma diag(y)
+    (20c)  gamma, lam0, lamC >= 0;   (20d)  0 <= alpha <= C  (redundant; ``alpha_bounds=False`` drops it)
+
+    Derivatives (beta = y * alpha, W = beta beta' * K, q = pair_sqdiff_sums(W)):
+      d(20a)/dgamma_j = C2 p gamma_j^(p-1) + (1 - C2) q_j / 2,   d/dalpha = -(1 - C2) (G a - s),
+      d/dnu = -(1 - C2) y'a,   d/dlam0 = (1 - C2) a,   d/dlamC = -(1 - C2) (a - C e);
+      d(G a)_i/dgamma_j = -y_i sum_l (x_ij - x_lj)^2 K_il beta_l
+                        = -y_i [x_ij^2 (K beta)_i - 2 x_ij (K (beta*X))_ij + (K (beta*X^2))_ij],
+      d(20b)/dalpha = G,  d/dnu = y,  d/dlam0 = -I,  d/dlamC = I.
+    """
+
+    def __init__(self, X, y, C, C2, p=1.0, alpha_bounds=True):
+        self.X = np.ascontiguousarray(X, dtype=float)
+        self.X2 = self.X**2
+        self.y = np.asarray(y, dtype=float)
+        self.C, self.C2, self.p, self.alpha_bounds = float(C), float(C2), float(p), bool(alpha_bounds)
+        self.n, self.M = self.X.shape
+        n, M = self.n, self.M
+        self.nvar = M + 3 * n + 1
+        self._cache_gamma = None
+        self.n_iter = 0
+        # slices of z
+        self.sg, self.sa = slice(0, M), slice(M, M + n)
+        self.inu = M + n
+        self.s0, self.sC = slice(M + n + 1, M + 2 * n + 1), slice(M + 2 * n + 1, M + 3 * n + 1)
+
+    # -- layout ---------------------------------------------------------------------------------
+    def split(self, z):
+        z = np.asarray(z, dtype=float)
+        return z[self.sg], z[self.sa], float(z[self.inu]), z[self.s0], z[self.sC]
+
+    def pack(self, gamma, alpha, nu, lam0, lamC):
+        return np.concatenate([np.broadcast_to(gamma, (self.M,)), alpha, [nu], lam0, lamC]).astype(float)
+
+    def bounds(self):
+        n, M, inf = self.n, self.M, 2e19
+        a_lo, a_hi = (0.0, self.C) if self.alpha_bounds else (-inf, inf)
+        lb = np.concatenate([np.zeros(M), np.full(n, a_lo), [-inf], np.zeros(2 * n)])
+        ub = np.concatenate([np.full(M, inf), np.full(n, a_hi), [inf], np.full(2 * n, inf)])
+        return lb, ub
+
+    # -- shared pieces ----------------------------------------------------------------------------
+    def _kernel(self, gamma):
+        if self._cache_gamma is None or not np.array_equal(gamma, self._cache_gamma):
+            self._cache_gamma = gamma.copy()
+            self._K = aniso_kernel(self.X, gamma)
+        return self._K
+
+    def _parts(self, z):
+        gamma, alpha, nu, lam0, lamC = self.split(z)
+        K = self._kernel(gamma)
+        Ga = self.y * (K @ (self.y * alpha))
+        s = 1.0 - nu * self.y + lam0 - lamC
+        return gamma, alpha, nu, lam0, lamC, K, Ga, s
+
+    def _penalty(self, gamma):
+        return gamma.sum() if self.p == 1.0 else float(np.sum(gamma**self.p))
+
+    def _penalty_grad(self, gamma):
+        return np.ones_like(gamma) if self.p == 1.0 else self.p * gamma ** (self.p - 1.0)
+
+    # -- cyipopt callbacks -------------------------------------------------------------------------
+    def objective(self, z):
+        gamma, alpha, nu, lam0, lamC, K, Ga, s = self._parts(z)
+        inner = 0.5 * alpha @ Ga - s @ alpha - self.C * lamC.sum()
+        return float(self.C2 * self._penalty(gamma) - (1.0 - self.C2) * inner)
+
+    def gradient(self, z):
+        gamma, alpha, nu, lam0, lamC, K, Ga, s = self._parts(z)
+        w = 1.0 - self.C2
+        beta = self.y * alpha
+        q = pair_sqdiff_sums(self.X, self.X2, np.outer(beta, beta) * K)
+        g = np.empty(self.nvar)
+        g[self.sg] = self.C2 * self._penalty_grad(gamma) + 0.5 * w * q
+        g[self.sa] = -w * (Ga - s)
+        g[self.inu] = -w * (self.y @ alpha)
+        g[self.s0] = w * alpha
+        g[self.sC] = -w * (alpha - self.C)
+        return g
+
+    def constraints(self, z):
+        *_, Ga, s = self._parts(z)
+        return Ga - s
+
+    def jacobian_dense(self, z):
+        gamma, alpha, nu, lam0, lamC, K, Ga, s = self._parts(z)
+        n, y, X, X2 = self.n, self.y, self.X, self.X2
+        beta = y * alpha
+        Kb = K @ beta
+        J = np.zeros((n, self.nvar))
+        J[:, self.sg] = -y[:, None] * (X2 * Kb[:, None] - 2.0 * X * (K @ (beta[:, None] * X)) + K @ (beta[:, None] * X2))
+        J[:, self.sa] = (y[:, None] * K) * y[None, :]
+        J[:, self.inu] = y
+        J[:, self.s0] = -np.eye(n)
+        J[:, self.sC] = np.eye(n)
+        return J
+
+    def jacobianstructure(self):
+        """Row i: dense over (gamma, alpha, nu), one entry each for lam0_i and lamC_i."""
+        if not hasattr(self, "_jac_idx"):
+            n, dense = self.n, self.M + self.n + 1
+            rows = np.repeat(np.arange(n), dense + 2)
+            cols = np.empty((n, dense + 2), dtype=int)
+            cols[:, :dense] = np.arange(dense)
+            cols[:, dense] = self.s0.start + np.arange(n)
+            cols[:, dense + 1] = self.sC.start + np.arange(n)
+            self._jac_idx = (rows, cols.ravel())
+        return self._jac_idx
+
+    def jacobian(self, z):
+        return self.jacobian_dense(z)[self.jacobianstructure()]
+
+    def intermediate(self, alg_mod, iter_count, *args):
+        self.n_iter = int(iter_count)
+        return True
+
+    # -- checks -----------------------------------------------------------------------------------
+    def residuals(self, z, mult_g=None, mult_lo=None, mult_hi=None) -> dict:
+        """Constraint violation of (20b)-(20d) and, given Ipopt's multipliers, KKT stationarity
+        ||grad f + J' mult_g - z_L + z_U||_inf and bound complementarity."""
+        lb, ub = self.bounds()
+        z = np.asarray(z, dtype=float)
+        bound_viol = max(float(np.max(lb - z, initial=0.0)), float(np.max(z - ub, initial=0.0)))
+        out = {"constraint_violation": float(np.max(np.abs(self.constraints(z)))), "bound_violation": bound_viol}
+        if mult_g is not None:
+            stat = self.gradient(z) + self.jacobian_dense(z).T @ mult_g - mult_lo + mult_hi
+            fin_lo, fin_hi = lb > -1e19, ub < 1e19
+            compl = np.concatenate([(mult_lo * (z - lb))[fin_lo], (mult_hi * (ub - z))[fin_hi]])
+            out["stationarity"] = float(np.max(np.abs(stat)))
+            out["complementarity"] = float(np.max(np.abs(compl), initial=0.0))
+        return out
+
+
+def svc_start(K: np.ndarray, y: np.ndarray, C: float, tol: float = 1e-8):
+    """Solve the lower-level SVM (10)/(18) for a fixed kernel with libsvm and build (alpha, nu, lam0, lamC).
+
+    scikit-learn's SVC has ``dual_coef_ = alpha*y`` and decision ``dual_coef_ K + intercept_``; with
+    nu = +intercept_ the stationarity (17) gives lam0 - lamC = G a - e + nu y = y f(x) - 1, split into its
+    positive and negative parts. Returns the point and its complementarity residual
+    max_i max(|lam0_i alpha_i|, |lamC_i (C - alpha_i)|), which is 0 at an exact SVM solution.
+    """
+    from sklearn.svm import SVC
+
+    svc = SVC(C=C, kernel="precomputed", tol=tol).fit(K, y)
+    # libsvm orders classes as classes_ = [-1, 1]: dual_coef_ = alpha * y with y = +1 for classes_[1]
+    alpha = np.zeros(y.size)
+    alpha[svc.support_] = np.abs(svc.dual_coef_.ravel())
+    alpha = np.clip(alpha, 0.0, C)
+    nu = float(svc.intercept_[0])
+    r = y * (K @ (y * alpha)) - 1.0 + nu * y
+    lam0, lamC = np.maximum(r, 0.0), np.maximum(-r, 0.0)
+    compl = float(max(np.max(np.abs(lam0 * alpha)), np.max(np.abs(lamC * (C - alpha)))))
+    return alpha, nu, lam0, lamC, compl
+
+
+def solve_mmfs(
+    X, y, C, C2, start, *, p=1.0, alpha_bounds=True, hessian="limited-memory", tol=1e-8, max_iter=3000,
+    time_limit=None, options=None,
+) -> MMFSResult:
+    """Solve (20) with Ipopt from ``start = (gamma, alpha, nu, lam0, lamC)`` (gamma may be a scalar)."""
+    prob = MMFSProblem(X, y, C, C2, p=p, alpha_bounds=alpha_bounds)
+    if hessian != "limited-memory":
+        raise ValueError("only hessian='limited-memory' is implemented for the cyipopt route")
+    lb, ub = prob.bounds()
+    z0 = np.clip(prob.pack(*start), lb, ub)
+    opts = {**ipopt_options(hessian, tol, max_iter, time_limit), **(options or {})}
+    t0 = time.perf_counter()
+    z, info, n_iter = ipopt_solve(prob, z0, lb, ub, np.zeros(prob.n), np.zeros(prob.n), opts)
+    elapsed = time.perf_counter() - t0
+    res = prob.residuals(z, info["mult_g"], info["mult_x_L"], info["mult_x_U"])
+    gamma, alpha, nu, lam0, lamC = prob.split(z)
+    msg = info["status_msg"].decode() if isinstance(info["status_msg"], bytes) else str(info["status_msg"])
+    return MMFSResult(
+        gamma.copy(), alpha.copy(), nu, lam0.copy(), lamC.copy(), float(info["obj_val"]),
+        IPOPT_STATUS.get(int(info["status"]), "solver_error"), msg, n_iter, elapsed, res,
+    )
+
+
+class KPWidthProblem:
+    """KP-SVM step 2, problem (15): min_v F(v) = beta' K(v) beta + C2 sum_j (1 - exp(-b v_j)), v >= 0,
+    with beta = y * alpha fixed and K(v) the kernel (11), K_is = exp(-1/2 sum_j v_j^2 (x_ij - x_sj)^2).
+
+    dF/dv_j = -v_j q_j + C2 b exp(-b v_j), q = pair_sqdiff_sums(beta beta' * K) (eq. 16 up to the sign of
+    its first term, which is the derivative of exp(-v_j^2 (.)/2): negative).
+    """
+
+    def __init__(self, X, beta, C2, b=5.0):
+        self.X = np.ascontiguousarray(X, dtype=float)
+        self.X2 = self.X**2
+        self.beta, self.C2, self.b = np.asarray(beta, dtype=float), float(C2), float(b)
+        self.n_iter = 0
+
+    def _K(self, v):
+        return aniso_kernel(self.X, 0.5 * v * v)
+
+    def objective(self, v):
+        K = self._K(v)
+        return float(self.beta @ K @ self.beta + self.C2 * np.sum(1.0 - np.exp(-self.b * v)))
+
+    def gradient(self, v):
+        K = self._K(v)
+        q = pair_sqdiff_sums(self.X, self.X2, np.outer(self.beta, self.beta) * K)
+        return -v * q + self.C2 * self.b * np.exp(-self.b * v)
+
+    def constraints(self, v):
+        return np.zeros(0)
+
+    def jacobian(self, v):
+        return np.zeros(0)
+
+    def jacobianstructure(self):
+        return np.zeros(0, dtype=int), np.zeros(0, dtype=int)
+
+    def intermediate(self, alg_mod, iter_count, *args):
+        self.n_iter = int(iter_count)
+        return True
+
+
+def solve_kp_widths(X, beta, C2, v0, *, b=5.0, tol=1e-8, max_iter=500, time_limit=None):
+    """Minimise (15) over v >= 0 from ``v0`` with Ipopt (L-BFGS); returns (v, F(v), status, n_iter)."""
+    prob = KPWidthProblem(X, beta, C2, b)
+    M = X.shape[1]
+    v, info, n_iter = ipopt_solve(
+        prob, np.maximum(v0, 0.0), np.zeros(M), np.full(M, 2e19), np.zeros(0), np.zeros(0),
+        ipopt_options("limited-memory", tol, max_iter, time_limit),
+    )
+    return v, float(info["obj_val"]), IPOPT_STATUS.get(int(info["status"]), "solver_error"), n_iter
+
+
+#: Paper grids (section 4.2-4.3): C in {1e-4..1e-1, 1, 2, ..., 9, 10..1e4}, isotropic gamma in {1e-4..1e4}.
+PAPER_C_GRID = [10.0**k for k in range(-4, 0)] + [float(k) for k in range(1, 10)] + [10.0**k for k in range(1, 5)]
+PAPER_GAMMA_GRID = [10.0**k for k in range(-4, 5)]
+
+
+def isotropic_cv(X, y, C_grid, gamma_grid, n_folds=5, random_state=0):
+    """Algorithm 1, first step: N-fold CV of the SVM (10) with gamma_j = gamma for all j.
+
+    Seeded StratifiedKFold; returns (C*, gamma_ini, best mean validation accuracy). Ties go to the first
+    pair in grid order (C ascending outer, gamma ascending inner), i.e. the simplest model. With fewer
+    members in a class than ``n_folds``, the number of folds is reduced to that count (at least 2).
+    """
+    from sklearn.model_selection import StratifiedKFold
+    from sklearn.svm import SVC
+
+    folds = int(min(n_folds, np.min(np.unique(y, return_counts=True)[1])))
+    if folds < 2:
+        return float(C_grid[0]), float(gamma_grid[0]), float("nan")
+    D = sq_dists(X)
+    splits = list(StratifiedKFold(folds, shuffle=True, random_state=random_state).split(X, y))
+    acc = np.zeros((len(C_grid), len(gamma_grid)))
+    for b, g in enumerate(gamma_grid):
+        K = np.exp(-g * D)
+        for tr, va in splits:
+            Ktr, Kva = K[np.ix_(tr, tr)], K[np.ix_(va, tr)]
+            for a, C in enumerate(C_grid):
+                pred = SVC(C=C, kernel="precomputed").fit(Ktr, y[tr]).predict(Kva)
+                acc[a, b] += np.mean(pred == y[va]) / folds
+    a, b = np.unravel_index(np.argmax(acc), acc.shape)  # first maximum in C-major order
+    return float(C_grid[a]), float(gamma_grid[b]), float(acc[a, b])

@@ -1,0 +1,126 @@
+"""MM-FS (Jimenez-Cordero et al. 2021, problem (20)) and KP-FS off-the-shelf: derivatives, the
+starting point, agreement of the cyipopt and Pyomo routes, KKT residuals, the C2 trade-off."""
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_breast_cancer
+from sklearn.preprocessing import MinMaxScaler
+from sklearn.utils.estimator_checks import check_estimator
+
+from svmfs.data.synthetic import weston_nonlinear
+from svmfs.methods.base import BINARY_ONLY_FAILED_CHECKS
+from svmfs.methods.kp_fs_offshelf import KPFSOffShelf
+from svmfs.methods.mm_fs import MMFS
+from svmfs.solvers.mmfs_nlp import KPWidthProblem, MMFSProblem, aniso_kernel, solve_mmfs, svc_start
+from svmfs.solvers.mmfs_pyomo import solve_mmfs_pyomo
+
+
+def _fd(f, z, h=1e-6):
+    """Central differences of f (scalar or vector valued) at z, one column per coordinate."""
+    cols = []
+    for j in range(z.size):
+        e = np.zeros_like(z)
+        e[j] = h
+        cols.append((np.asarray(f(z + e)) - np.asarray(f(z - e))) / (2 * h))
+    return np.array(cols).T
+
+
+def _wdbc(n, M, seed=0):
+    """A stratified-enough WDBC subsample scaled to [-1, 1] (the paper's scaling, section 4.2)."""
+    X, y = load_breast_cancer(return_X_y=True)
+    y = np.where(y == 0, 1.0, -1.0)  # malignant = +1
+    idx = np.random.default_rng(seed).choice(y.size, n, replace=False)
+    return MinMaxScaler((-1, 1)).fit_transform(X)[idx][:, :M], y[idx]
+
+
+@pytest.mark.parametrize("p", [1.0, 1.5])
+def test_mmfs_gradient_and_jacobian_match_finite_differences(p):
+    rng = np.random.default_rng(1)
+    X, y = rng.normal(size=(12, 4)), np.repeat([1.0, -1.0], 6)
+    prob = MMFSProblem(X, y, C=2.0, C2=0.3, p=p)
+    z = prob.pack(rng.uniform(0.2, 1.0, 4), rng.uniform(0, 2, 12), 0.3, rng.uniform(0, 1, 12), rng.uniform(0, 1, 12))
+    np.testing.assert_allclose(prob.gradient(z), _fd(prob.objective, z), rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(prob.jacobian_dense(z), _fd(prob.constraints, z), rtol=1e-6, atol=1e-7)
+    rows, cols = prob.jacobianstructure()  # the sparse pattern covers every nonzero of the dense Jacobian
+    dense = prob.jacobian_dense(z)
+    pattern = np.zeros(dense.shape, dtype=bool)
+    pattern[rows, cols] = True
+    assert not np.any(dense[~pattern])
+
+
+def test_kp_width_gradient_matches_finite_differences():
+    rng = np.random.default_rng(2)
+    X, beta = rng.normal(size=(10, 5)), rng.normal(size=10)
+    prob = KPWidthProblem(X, beta - beta.mean(), C2=0.7, b=5.0)
+    v = rng.uniform(0.1, 1.5, 5)
+    np.testing.assert_allclose(prob.gradient(v), _fd(prob.objective, v).ravel(), rtol=1e-6, atol=1e-8)
+
+
+def test_svc_start_is_a_complementary_dual_point():
+    """nu = +intercept_ makes the libsvm solution satisfy (17) with complementary multipliers."""
+    X, y = _wdbc(80, 10)
+    K = aniso_kernel(X, np.full(10, 0.1))
+    alpha, nu, lam0, lamC, compl = svc_start(K, y, C=1.0)
+    s = 1.0 - nu * y + lam0 - lamC
+    assert np.max(np.abs(y * (K @ (y * alpha)) - s)) < 1e-12  # (20b) / (17)
+    assert compl < 1e-5 and np.all((alpha >= 0) & (alpha <= 1.0))
+    assert abs(y @ alpha) < 1e-6  # the dual's equality constraint
+    # with nu = -intercept_ the start would violate complementarity: check the sign convention matters
+    r = y * (K @ (y * alpha)) - 1.0 - nu * y
+    assert max(np.max(np.abs(np.maximum(r, 0) * alpha)), np.max(np.abs(np.maximum(-r, 0) * (1.0 - alpha)))) > 1e-3
+
+
+def test_cyipopt_and_pyomo_routes_agree_on_wdbc():
+    """Same start, same problem: objectives equal to 1e-6 relative, same relevant set, KKT holds."""
+    X, y = _wdbc(60, 8)
+    C, g = 1.0, 0.1
+    start = (g, *svc_start(aniso_kernel(X, np.full(8, g)), y, C)[:4])
+    fast = solve_mmfs(X, y, C, 0.3, start)
+    model = solve_mmfs_pyomo(X, y, C, 0.3, start)
+    assert fast.status in ("ok", "acceptable") and model.status in ("ok", "acceptable")
+    assert abs(fast.objective - model.objective) <= 1e-6 * abs(fast.objective)
+    np.testing.assert_array_equal(fast.gamma > 1e-2, model.gamma > 1e-2)
+    assert 0 < np.sum(fast.gamma > 1e-2) < 8
+    for key in ("constraint_violation", "stationarity", "complementarity"):
+        assert fast.residuals[key] < 1e-6, (key, fast.residuals)
+    assert model.residuals["constraint_violation"] < 1e-6
+
+
+def test_pyomo_route_refuses_large_problems_with_the_config_key():
+    X, y = _wdbc(40, 30)
+    with pytest.raises(ValueError, match="methods.mm_fs.params.pyomo_max_size"):
+        MMFS(C=1.0, gamma_ini=0.1, route="pyomo", pyomo_max_size=1000).fit(X, y)
+
+
+def test_larger_C2_gives_smaller_gamma_norm():
+    """Section 4.4 / Fig. 1: the larger C2, the lower ||gamma||_1."""
+    X, y = _wdbc(60, 8, seed=3)
+    norms = [MMFS(C2=c2, C=1.0, gamma_ini=0.1).fit(X, y).diagnostics_["gamma_l1"] for c2 in (0.1, 0.5, 0.9)]
+    assert norms[0] > norms[1] > norms[2]
+
+
+def test_kp_fs_offshelf_reproduces_the_papers_collapse_to_zero_widths():
+    """Jimenez-Cordero et al. section 5.1: solved off the shelf, KP-FS drives every width to zero.
+
+    (v = 0 gives K = ee' and, with y'alpha = 0, F = 0, the global minimum of (15) for any alpha.)
+    """
+    X, y, _ = weston_nonlinear(n=80, p=10, seed=0)
+    X = (X - X.mean(0)) / X.std(0)
+    sel = KPFSOffShelf(C=1.0, v0=0.3, C2=0.5, random_state=0).fit(X, y)
+    assert sel.diagnostics_["status"] in ("ok", "acceptable") and sel.diagnostics_["converged"]
+    assert np.max(sel.weights_) < 1e-3 and not sel.get_support().any()
+    assert abs(sel.diagnostics_["objective"]) < 1e-6
+
+
+def test_kp_fs_offshelf_time_limit_is_a_status():
+    X, y = _wdbc(120, 30)
+    sel = KPFSOffShelf(C=1.0, v0=1.0, C2=0.5, time_limit=0.05).fit(X, y)
+    assert sel.diagnostics_["status"] == "time_limit" and sel.support_.shape == (30,)
+
+
+@pytest.mark.parametrize(
+    "est", [MMFS(C=1.0, gamma_ini=0.5, max_iter=200), KPFSOffShelf(C=1.0, v0=1.0, max_iter=50, max_alternations=2)],
+    ids=lambda e: type(e).__name__,
+)
+def test_check_estimator(est):
+    check_estimator(est, expected_failed_checks=BINARY_ONLY_FAILED_CHECKS)
