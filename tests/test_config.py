@@ -4,7 +4,7 @@ import copy
 
 import pytest
 
-from svmfs.config import ConfigError, campaign_datasets, campaign_methods, dataset_splits, load_config, method_settings, n_folds
+from svmfs.config import ConfigError, campaign_datasets, campaign_methods, dataset_splits, job_method_config, load_config, method_settings, n_folds
 
 BASE = {
     "campaign": "t",
@@ -44,6 +44,8 @@ BAD = [
     ({"methods": {"fisher": {"enabled": False}}}, "methods: every method is disabled"),
     ({"datasets": {"wdbc": {"splits": {"kind": "random_train_test"}}}}, "datasets.wdbc.splits.train_size: required by splits.kind 'random_train_test'"),
     ({"datasets": {"wdbc": {"splits": {"n_folds": 3}}}}, "Additional properties are not allowed ('n_folds'"),
+    ({"datasets": {"wdbc": {"method_params": {"milp_fs": {"B": 3}}}}}, "datasets.wdbc.method_params.milp_fs: 'milp_fs' is not a method of this campaign"),
+    ({"datasets": {"wdbc": {"method_params": {"fisher": {"budget": 3}}}}}, "datasets.wdbc.method_params.fisher.budget: not a parameter of fisher"),
     ({"methods": {"fisher": {"enabled": False}, "svm_rfe": {"match_size_of": "fisher"}}}, "'fisher' is not a method of this campaign (or it is disabled)"),
 ]
 
@@ -104,3 +106,12 @@ def test_enabled_false_and_per_dataset_splits(write_config, root):
     own, shared = dataset_splits(cfg, "wdbc"), dataset_splits(cfg, "mit_example1")
     assert own["kind"] == "random_train_test" and n_folds(own) == 4
     assert shared == {"kind": "stratified_kfold", "n_splits": 3, "n_repeats": 1} and n_folds(shared) == 3
+
+
+def test_dataset_method_params_override_the_methods_params(write_config, root):
+    cfg = load_config(write_config(_merge(BASE, {
+        "datasets": {"wdbc": {"method_params": {"milp_fs": {"B": 10, "M": 200.0}}}, "mit_example1": {"params": {"n": 40, "p": 20}}},
+        "methods": {"milp_fs": {"params": {"B": 5, "time_limit": 9.0}}},
+    })), workdir=root)
+    assert job_method_config(cfg, "wdbc", "milp_fs")["params"] == {"B": 10, "M": 200.0, "time_limit": 9.0}
+    assert job_method_config(cfg, "mit_example1", "milp_fs")["params"] == {"B": 5, "time_limit": 9.0}

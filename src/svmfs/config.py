@@ -111,6 +111,13 @@ def campaign_methods(config: dict) -> dict[str, dict[str, Any]]:
     return {n: {k: v for k, v in m.items() if k != "enabled"} for n, m in config["methods"].items() if m.get("enabled", True)}
 
 
+def job_method_config(config: dict, dataset: str, method: str) -> dict[str, Any]:
+    """A method's config on one (expanded) dataset: its ``params`` updated by the dataset's ``method_params``."""
+    mcfg = campaign_methods(config)[method]
+    own = campaign_datasets(config)[dataset].get("method_params", {}).get(method)
+    return {**mcfg, "params": {**mcfg.get("params", {}), **own}} if own else mcfg
+
+
 def dataset_splits(config: dict, name: str) -> dict[str, Any]:
     """The outer-split spec of one (expanded) dataset: defaults, the campaign's, the dataset's own."""
     return {**SPLIT_DEFAULTS, **config.get("splits", {}), **campaign_datasets(config)[name].get("splits", {})}
@@ -226,6 +233,25 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
                 errs.append(f"methods.{name}: match_size_of fixes {spec.truncation}; remove it from grid/settings")
             if settings or (other in methods and methods[other].get("settings")):
                 errs.append(f"methods.{name}.match_size_of: methods with settings cannot be matched")
+
+    # per-dataset method params: known, enabled methods and accepted parameters
+    for dname, dcfg in config["datasets"].items():
+        for mname, params in (dcfg.get("method_params") or {}).items():
+            where = f"datasets.{dname}.method_params.{mname}"
+            if mname not in methods:
+                errs.append(f"{where}: {mname!r} is not a method of this campaign (or it is disabled)")
+                continue
+            mcfg = methods[mname]
+            reg_name = mcfg.get("method", mname)
+            if reg_name not in METHODS:
+                continue
+            accepted = set(inspect.signature(METHODS[reg_name].load()).parameters)
+            tuned = set(mcfg.get("grid", {})) | set(mcfg.get("settings", {}))
+            for param in params:
+                if param not in accepted:
+                    errs.append(f"{where}.{param}: not a parameter of {reg_name}; accepted: {', '.join(sorted(accepted))}")
+                elif param in tuned:
+                    errs.append(f"{where}.{param}: also in methods.{mname} grid/settings (contradictory options)")
 
     # folds against the smallest class, where the class counts are known before any job
     if not errs:

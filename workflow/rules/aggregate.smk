@@ -82,3 +82,31 @@ rule figures:
         campaign=config["campaign"],
     script:
         "../../scripts/figures.py"
+
+
+rule reproduction:
+    input:
+        parquet=f"{OUT}/records.parquet",
+    output:
+        csv=report(
+            f"{OUT}/tables/reproduction.csv",
+            caption="../report/reproduction.rst",
+            category="Reproduction",
+        ),
+        md=f"{OUT}/tables/reproduction.md",
+        report=f"{OUT}/report/reproduction.md",
+    log:
+        f"{OUT}/logs/reproduction.log",
+    benchmark:
+        f"{OUT}/benchmarks/reproduction.tsv"
+    conda:
+        "../../envs/svmfs.yaml"
+    threads: 1
+    resources:
+        mem_mb=config["resources"]["light"]["mem_mb"],
+        runtime=config["resources"]["light"]["runtime"],
+    params:
+        campaign=config["campaign"],
+        papers=config["reproduces"],
+    script:
+        "../../scripts/reproduction.py"

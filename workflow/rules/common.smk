@@ -7,6 +7,7 @@ from svmfs.config import (
     campaign_methods,
     check_campaign,
     dataset_splits,
+    job_method_config,
     load_dataset_registry,
     method_settings,
     mirror_url,
@@ -66,7 +67,8 @@ def select_outputs():
 
 
 def all_outputs():
-    return [
+    repro = [f"{OUT}/report/reproduction.md"] if config["reproduces"] else []
+    return repro + [
         f"{OUT}/tables/summary.csv",
         f"{OUT}/tables/summary.md",
         f"{OUT}/tables/summary.tex",
@@ -106,11 +108,18 @@ def select_input(wildcards):
     return inputs
 
 
+def method_cfg(wildcards):
+    """The method's config on this dataset (the dataset's ``method_params`` applied)."""
+    return job_method_config(config, wildcards.dataset, wildcards.method)
+
+
 def job_config(wildcards):
     """Everything a select job's result depends on (hashed into the record)."""
     return {
-        "dataset": DSCFG[wildcards.dataset],
-        "method": MCFG[wildcards.method],
+        "dataset": {
+            k: v for k, v in DSCFG[wildcards.dataset].items() if k != "method_params"
+        },
+        "method": method_cfg(wildcards),
         "setting": SETTINGS[wildcards.method][wildcards.setting],
         "campaign": campaign_cfg(wildcards),
         "seed": config["seed"],

@@ -1,0 +1,148 @@
+"""Published figures next to ours: the reproduction table and the Markdown reproduction report.
+
+The published numbers live in ``published.yaml`` (next to this module), one entry per number. For
+each entry of the papers a campaign reproduces, ``ours`` is computed from the campaign's records of
+the same dataset (replicates pooled through ``dataset_group``) and method; an entry whose dataset or
+method the campaign did not run is listed with the reason, never filled in.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+
+import numpy as np
+import pandas as pd
+import yaml
+
+from ..results.io import atomic_write_text
+from ..results.record import FLOAT_FORMAT
+
+COLUMNS = [
+    "paper", "table", "dataset", "method", "setting", "metric", "published", "published_sd",
+    "ours", "ours_sd", "runs", "failures", "difference", "status", "note",
+]  # fmt: skip
+
+
+@cache
+def published() -> dict:
+    """The project's copy of the published figures: ``{"papers": {...}, "entries": [...]}``."""
+    text = resources.files("svmfs.analysis").joinpath("published.yaml").read_text()
+    return yaml.safe_load(text)
+
+
+def _metric_values(rows: pd.DataFrame, metric: str) -> pd.Series:
+    """Per-run values of ``metric`` (percent for accuracies, error, recall and exact rate)."""
+    acc = rows["test_accuracy"].astype(float)
+    values = {
+        "test_accuracy": lambda: 100.0 * acc,
+        "train_accuracy": lambda: 100.0 * rows["train_accuracy"].astype(float),
+        "test_error": lambda: 100.0 * (1.0 - acc),
+        "n_selected": lambda: rows["n_selected"].astype(float),
+        "recall": lambda: 100.0 * rows["recall_relevant"].astype(float),
+        "exact_rate": lambda: 100.0 * rows["exact_relevant"].astype(float),
+    }
+    return values[metric]()
+
+
+def _top_features(rows: pd.DataFrame, k: int = 5) -> list[int]:
+    """The k features selected most often over the runs (1-based; ties by index)."""
+    counts: dict[int, int] = {}
+    for sel in rows["selected"]:
+        for j in sel if sel is not None else []:
+            counts[int(j)] = counts.get(int(j), 0) + 1
+    return [j + 1 for j, _ in sorted(counts.items(), key=lambda t: (-t[1], t[0]))[:k]]
+
+
+def _best_setting(rows: pd.DataFrame) -> str:
+    means = rows.groupby("setting", sort=True)["test_accuracy"].mean()
+    return str(means.idxmax())  # first of the sorted settings on ties
+
+
+def reproduction_table(records: pd.DataFrame, papers: list[str]) -> pd.DataFrame:
+    """One row per published entry of ``papers`` with ours, the difference (ours - published), a status."""
+    pub = published()
+    unknown = sorted(set(papers) - set(pub["papers"]))
+    if unknown:
+        raise ValueError(f"reproduces: unknown paper(s) {unknown}; known: {sorted(pub['papers'])}")
+    groups = records.get("dataset_group", records["dataset"])
+    rows_out = []
+    for e in (e for e in pub["entries"] if e["paper"] in papers):
+        row = {c: None for c in COLUMNS}
+        row.update({k: e.get(k) for k in ("paper", "table", "dataset", "method", "setting", "metric", "note")})
+        row["published"], row["published_sd"] = e.get("value"), e.get("sd")
+        rows = records[(groups == e["dataset"]) & (records["method"] == e["method"])]
+        if e.get("value") is None:
+            row["status"] = "published without a number"
+        elif not (groups == e["dataset"]).any():
+            row["status"] = "not run: dataset not in campaign"
+        elif rows.empty:
+            row["status"] = "not run: method not in campaign"
+        else:
+            setting = e.get("setting")
+            if e.get("aggregate") == "best_setting":
+                setting = _best_setting(rows)
+                row["note"] = f"{e.get('note', '')}; ours: {setting}".lstrip("; ")
+            elif setting is None and rows["setting"].nunique() == 1:
+                setting = rows["setting"].iloc[0]
+            rows = rows[rows["setting"] == setting] if setting is not None else rows.iloc[0:0]
+            row["setting"] = setting
+            if rows.empty:
+                row["status"] = "not run: setting not in campaign"
+            elif e["metric"] == "top5_features":
+                ours = _top_features(rows)
+                row["published"] = " ".join(map(str, e["value"]))
+                row["ours"] = " ".join(map(str, ours))
+                row["difference"] = f"{len(set(ours) & set(e['value']))}/5 shared"
+                row["runs"], row["status"] = len(rows), "reproduced"
+            else:
+                vals = _metric_values(rows, e["metric"]).dropna()
+                row["runs"] = len(rows)
+                row["failures"] = int((~rows["status"].isin(("ok", "acceptable"))).sum())
+                if vals.empty:
+                    row["status"] = "no finite result"
+                else:
+                    row["ours"] = float(vals.mean())
+                    row["ours_sd"] = float(vals.std(ddof=1)) if len(vals) > 1 else np.nan
+                    row["difference"] = row["ours"] - float(e["value"])
+                    row["status"] = "reproduced"
+        rows_out.append(row)
+    return pd.DataFrame(rows_out, columns=COLUMNS)
+
+
+def _fmt(v) -> str:
+    if v is None or (isinstance(v, float) and np.isnan(v)):
+        return ""
+    return f"{v:.2f}" if isinstance(v, float) else str(v)
+
+
+def reproduction_markdown(table: pd.DataFrame, campaign: str) -> str:
+    """The reproduction report: per paper, its protocol, our differences, and every published number."""
+    pub = published()["papers"]
+    out = [f"# Reproduction report: campaign `{campaign}`", ""]
+    out.append("Ours: mean (sd) over the campaign's outer folds and dataset replicates. Difference = ours - published.")
+    for paper, sub in table.groupby("paper", sort=False):
+        info = pub[paper]
+        out += ["", f"## {paper}", "", f"*{info['citation']}*", "", f"**Published protocol.** {info['protocol']}", ""]
+        out.append("**Protocol differences that may explain a gap:**")
+        out += [f"- {d}" for d in info.get("differences", [])]
+        done = sub[sub["status"] == "reproduced"]
+        out += ["", f"{len(done)} of {len(sub)} published numbers reproduced by this campaign.", ""]
+        for tab, t in sub.groupby("table", sort=False):
+            out += [f"### {tab}", "", "| dataset | method | setting | metric | published | ours | difference | status |",
+                    "|---|---|---|---|---|---|---|---|"]  # fmt: skip
+            for r in t.itertuples():
+                pubv = _fmt(r.published) + (f" ± {_fmt(r.published_sd)}" if _fmt(r.published_sd) else "")
+                ours = _fmt(r.ours) + (f" ± {_fmt(r.ours_sd)}" if _fmt(r.ours_sd) else "")
+                status = r.status + (f" ({r.note})" if isinstance(r.note, str) and r.note else "")
+                out.append(f"| {r.dataset} | {r.method} | {_fmt(r.setting)} | {r.metric} | {pubv} | {ours} | {_fmt(r.difference)} | {status} |")
+            out.append("")
+    return "\n".join(out).rstrip() + "\n"
+
+
+def write_reproduction(table: pd.DataFrame, campaign: str, csv: str, md: str, report: str) -> None:
+    """CSV (every entry), a Markdown table of the reproduced rows, and the full report."""
+    atomic_write_text(csv, table.to_csv(index=False, float_format=FLOAT_FORMAT, lineterminator="\n"))
+    done = table[table["status"] == "reproduced"][["paper", "table", "dataset", "method", "setting", "metric", "published", "ours", "difference"]]
+    atomic_write_text(md, done.to_markdown(index=False, floatfmt=".2f") + "\n")
+    atomic_write_text(report, reproduction_markdown(table, campaign))

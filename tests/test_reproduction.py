@@ -1,0 +1,80 @@
+"""The reproduction table from a fixed records fixture: exact values, statuses, and the report."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from svmfs.analysis.reproduction import published, reproduction_markdown, reproduction_table
+
+
+def _records():
+    """Two folds of colon for svm_linear and fs_svmcp and two settings of mm_fs on wdbc."""
+    rows = []
+    for fold, (acc_svm, acc_fs, nsel) in enumerate([(0.75, 0.5, 10), (1.0, 0.75, 12)]):
+        rows.append(dict(dataset="colon", dataset_group="colon", method="svm_linear", setting="default", fold=fold,
+                         status="ok", test_accuracy=acc_svm, train_accuracy=1.0, n_selected=2000, selected=list(range(2000)),
+                         recall_relevant=np.nan, exact_relevant=None))  # fmt: skip
+        rows.append(dict(dataset="colon", dataset_group="colon", method="fs_svmcp", setting="default", fold=fold,
+                         status="ok" if fold == 0 else "max_iter", test_accuracy=acc_fs, train_accuracy=0.9,
+                         n_selected=nsel, selected=[0, 5], recall_relevant=np.nan, exact_relevant=None))  # fmt: skip
+    for setting, acc in (("C2-0.1", 0.9), ("C2-0.7", 0.95)):
+        for fold in range(2):
+            rows.append(dict(dataset="wdbc", dataset_group="wdbc", method="mm_fs", setting=setting, fold=fold, status="ok",
+                             test_accuracy=acc, train_accuracy=1.0, n_selected=3, selected=[20, 21, 27] if fold else [20, 21, 24],
+                             recall_relevant=np.nan, exact_relevant=None))  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def _row(frame, **key):
+    mask = np.logical_and.reduce([frame[k] == v for k, v in key.items()])
+    assert mask.sum() == 1, key
+    return frame[mask].iloc[0]
+
+
+def test_rinaldi_rows_from_the_fixture():
+    t = reproduction_table(_records(), ["rinaldi2010"])
+    assert len(t) == sum(e["paper"] == "rinaldi2010" for e in published()["entries"])
+    r = _row(t, table="Tables 1-2", dataset="colon", method="svm_linear", metric="test_accuracy")
+    assert (r.published, r.ours, r.runs, r.status) == (88.33, 87.5, 2, "reproduced")
+    assert r.difference == pytest.approx(87.5 - 88.33) and r.ours_sd == pytest.approx(np.std([75, 100], ddof=1))
+    r = _row(t, table="Tables 1-2", dataset="colon", method="fs_svmcp", metric="n_selected")
+    assert (r.published, r.ours, r.failures) == (9.3, 11.0, 1)
+    assert _row(t, table="Tables 1-2", dataset="duke", method="fs_svmcp", metric="test_accuracy").status == "not run: dataset not in campaign"
+    assert _row(t, table="Tables 3-4", dataset="colon", method="rfe_svm_matched").status == "not run: method not in campaign"
+    assert pd.isna(_row(t, table="Table 5", dataset="colon", setting="n_features_to_select-20").ours)
+
+
+def test_best_setting_and_top_features():
+    t = reproduction_table(_records(), ["jimenez2021"])
+    r = _row(t, table="Table 2", dataset="wdbc", method="mm_fs")
+    assert (r.setting, r.ours, r.published) == ("C2-0.7", 95.0, 97.35) and "published C2 = 0.7" in r.note
+    r = _row(t, table="Table 3", dataset="wdbc", method="mm_fs", setting="C2-0.7")
+    # selected 1-based: {21, 22} twice, 25 and 28 once -> 21 22 25 28; published 21 22 25 29 28
+    assert (r.ours, r.published, r.difference) == ("21 22 25 28", "21 22 25 29 28", "4/5 shared")
+    assert _row(t, table="Table 2", dataset="wdbc", method="kp_fs_adhoc").status == "not run: method not in campaign"
+    assert _row(t, table="Table 2", dataset="lymphoma", method="kp_fs_offshelf").status == "published without a number"
+
+
+def test_report_names_protocol_differences_and_counts():
+    t = reproduction_table(_records(), ["rinaldi2010"])
+    md = reproduction_markdown(t, "fixture")
+    assert "Rinaldi, M. Sciandrone (2010)" in md and "z-scored per training fold" in md
+    assert f"{(t.status == 'reproduced').sum()} of {len(t)} published numbers reproduced" in md
+    assert "| colon | svm_linear | default | test_accuracy | 88.33 | 87.50 ± 17.68 | -0.83 | reproduced |" in md
+
+
+def test_unknown_paper_is_an_error():
+    with pytest.raises(ValueError, match="unknown paper"):
+        reproduction_table(_records(), ["nature2030"])
+
+
+def test_every_published_entry_is_well_formed():
+    pub = published()
+    metrics = {"test_accuracy", "train_accuracy", "test_error", "recall", "exact_rate", "n_selected", "top5_features"}
+    for e in pub["entries"]:
+        assert e["paper"] in pub["papers"] and e["metric"] in metrics, e
+        assert e.get("value") is not None or e.get("note"), e
+    assert {p: sum(e["paper"] == p for e in pub["entries"]) for p in pub["papers"]} == {
+        "rinaldi2010": 9 * 6 + 9 + 6, "jimenez2021": 7 * 4 + 4 * 11, "mit9520": 10 * 3 * 2,
+        "catala_martin": 3 * 3 + 7 * 5 * 2 + 4 + 3, "maldonado2011": 4 * 3 + 4 * 5,
+    }
