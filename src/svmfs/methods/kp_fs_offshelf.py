@@ -18,6 +18,10 @@ methods threshold the same kernel scale. (15) is written as in the paper, withou
 
 Note: K(0) = e e' and y'alpha = 0, so v = 0 attains F = 0, the global minimum of (15) for every alpha;
 Ipopt returns a local minimum near its start, which is what the alternation relies on.
+The gradient (16) printed by Maldonado et al. is that of (15) with the opposite sign of its first term
+(the KP-SVM module, ``kp_svm``, follows (16)); solved as printed, to optimality, the widths collapse to
+zero, which is what Jimenez-Cordero et al. report for this comparator (section 5.1: "the gamma
+variables of all features tend to zero"), so this module keeps (15) as printed.
 """
 
 from __future__ import annotations

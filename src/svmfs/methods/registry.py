@@ -22,6 +22,8 @@ class MethodSpec:
     default_grid : inner-CV grid used when the campaign gives none (parameter -> list of values).
     settings : parameters that may be swept as job-level settings (one job per value).
     truncation : the size parameter read off ``ranking_`` without refitting (for ranking methods).
+    params : fixed constructor arguments of this entry (e.g. the kernel of a dFSA variant); a
+        campaign's ``params``, grid and settings override them.
     paper : where the method is specified.
     """
 
@@ -31,6 +33,7 @@ class MethodSpec:
     settings: tuple[str, ...] = ()
     truncation: str | None = None
     paper: str = ""
+    params: dict[str, Any] = field(default_factory=dict)
 
     def load(self):
         module, _, cls = self.target.partition(":")
@@ -117,6 +120,80 @@ METHODS: dict[str, MethodSpec] = {
         "rbf",
         settings=("C", "C2"),
         paper="Maldonado, Weber & Basak (2011), eqs. 11-15; off-the-shelf as in Jimenez-Cordero et al. (2021), 4.3",
+    ),
+    # --- KP-SVM and kernel RFE (Maldonado) ---
+    "kp_svm": MethodSpec(
+        "kp_svm:KPSVM",
+        "rbf",
+        settings=("C2",),
+        paper="Maldonado, Weber & Basak (2011), Algorithm 1 (section 4.2), eqs. 11, 13-16; C, v0 by isotropic CV in fit",
+    ),
+    "kp_svm_rank": MethodSpec(
+        "kp_svm_rank:KPSVMRank",
+        "rbf",
+        {"n_features_to_select": K_GRID},
+        settings=("n_features_to_select", "C2"),
+        truncation="n_features_to_select",
+        paper="Maldonado, Weber & Basak (2011), Algorithm 2 (section 4.3) and the ranking of section 7",
+    ),
+    "rfe_kernel": MethodSpec(
+        "rfe_kernel:RFEKernel",
+        "rbf",
+        {"C": C_GRID, "n_features_to_select": K_GRID},
+        settings=("n_features_to_select", "C"),
+        truncation="n_features_to_select",
+        paper="Guyon et al. (2002) nonlinear SVM-RFE as in Maldonado, Weber & Basak (2011), section 3, eqs. 6-7",
+    ),
+    # --- kernel-alignment filters (Catala & Martin) ---
+    "osfsa": MethodSpec(
+        "osfsa:OSFSA",
+        "linear",
+        {"n_features_to_select": K_GRID},
+        settings=("n_features_to_select",),
+        truncation="n_features_to_select",
+        paper="Catala & Martin, section 3.1 (osFSA), eq. 1",
+    ),
+    "ifsa": MethodSpec(
+        "ifsa:IFSA",
+        "linear",
+        {"alignment_fraction": [0.85, 0.9, 0.95, 1.0]},
+        settings=("alignment_fraction",),
+        paper="Catala & Martin, section 3.2, Algorithm 1, eq. 2; r by alignment fraction (section 4.1)",
+    ),
+    "dfsa_linear": MethodSpec(
+        "dfsa:DFSA",
+        "linear",
+        paper="Catala & Martin, section 5, Algorithm 2, eq. 3",
+        params={"kernel": "linear"},
+    ),
+    "dfsa_poly2": MethodSpec(
+        "dfsa:DFSA",
+        "poly",
+        paper="Catala & Martin, section 5, Algorithm 2, eq. 4 (quadratic kernel, sections 5.1-5.2)",
+        params={"kernel": "poly", "degree": 2},
+    ),
+    "dfsa_rbf": MethodSpec(
+        "dfsa:DFSA",
+        "rbf",
+        settings=("gamma",),
+        paper="Catala & Martin, section 5, Algorithm 2, eqs. 5-6",
+        params={"kernel": "rbf"},
+    ),
+    "info_gain": MethodSpec(
+        "info_gain:InfoGain",
+        "linear",
+        {"n_features_to_select": K_GRID},
+        settings=("n_features_to_select",),
+        truncation="n_features_to_select",
+        paper="Information gain baseline of Catala & Martin, section 4.1 (Forman 2003)",
+    ),
+    "correlation": MethodSpec(
+        "correlation:Correlation",
+        "linear",
+        {"n_features_to_select": K_GRID},
+        settings=("n_features_to_select", "measure"),
+        truncation="n_features_to_select",
+        paper="Golub signal-to-noise / |Pearson| filter (Catala & Martin, section 5, 'correlation')",
     ),
 }
 

@@ -61,7 +61,8 @@ def run_select_job(
     cls = spec.load()
     setting = dict(setting or {})
     grid = {k: list(v) for k, v in (method_cfg.get("grid") or spec.default_grid).items() if k not in setting}
-    fixed = {**method_cfg.get("params", {}), **setting}
+    fixed = {**spec.params, **method_cfg.get("params", {}), **setting}
+    fixed = {k: v for k, v in fixed.items() if k not in grid}
     if fixed_size is not None:  # r = number chosen by another method on the same fold
         if not spec.truncation:
             raise ValueError(f"method {method_name!r}: match_size_of needs a ranking method")
