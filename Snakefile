@@ -20,6 +20,17 @@ include: "workflow/rules/select.smk"
 include: "workflow/rules/aggregate.smk"
 
 
+# On a cluster these run on the submitting host: downloads need the network compute nodes may lack,
+# and the aggregation steps take seconds.
+localrules:
+    all,
+    download,
+    collect,
+    tables,
+    figures,
+    reproduction,
+
+
 rule all:
     default_target: True
     input:

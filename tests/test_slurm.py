@@ -1,0 +1,106 @@
+"""A tiny campaign through workflow/profiles/slurm on a real one-node SLURM (.ci/slurm/start_cluster.sh).
+
+Skipped where sbatch is absent; SVMFS_REQUIRE_SLURM=1 (set by .ci/run) turns the skip into a failure.
+Without a running controller the fixture starts the test cluster (root only) and stops what it started.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from test_workflow import ROOT, TINY, snakemake
+
+pytestmark = pytest.mark.workflow
+REQUIRED = os.environ.get("SVMFS_REQUIRE_SLURM") == "1"
+TABLES = ("summary.csv", "summary.md", "summary.tex")
+# the select jobs of one dataset and method are bundled: fewer, longer SLURM jobs
+SLURM_CAMPAIGN = {**TINY, "campaign": "slurm"}
+
+
+def _unavailable(reason: str):
+    if REQUIRED:
+        pytest.fail(f"SLURM required (SVMFS_REQUIRE_SLURM=1) but {reason}")
+    pytest.skip(reason)
+
+
+def _controller_up() -> bool:
+    proc = subprocess.run(["scontrol", "ping"], capture_output=True, text=True, timeout=30)
+    return "UP" in proc.stdout
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    if shutil.which("sbatch") is None:
+        _unavailable("sbatch not found (install SLURM, or run .ci/slurm/start_cluster.sh as root)")
+    started = False
+    if not _controller_up():
+        if os.geteuid() != 0:
+            _unavailable("no SLURM controller answers and starting the test cluster needs root")
+        subprocess.run([str(ROOT / ".ci" / "slurm" / "start_cluster.sh")], check=True, timeout=300)
+        started = True
+    yield
+    if started:
+        subprocess.run([str(ROOT / ".ci" / "slurm" / "stop_cluster.sh")], timeout=120)
+
+
+def run_slurm(workdir: Path, config: dict, *extra: str, background=False):
+    workdir.mkdir(parents=True, exist_ok=True)
+    import yaml
+
+    (workdir / "campaign.yaml").write_text(yaml.safe_dump(config))
+    cmd = [
+        sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(workdir),
+        "--workflow-profile", str(ROOT / "workflow" / "profiles" / "slurm"),
+        "--configfile", str(workdir / "campaign.yaml"), "--replace-workflow-config",
+        "--slurm-init-seconds-before-status-checks", "1", *extra,
+    ]  # fmt: skip
+    env = {**os.environ, "SVMFS_MIRROR": ""}
+    log = open(workdir / "snakemake.out", "w")
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, text=True, env=env)
+    if background:
+        return proc
+    try:
+        rc = proc.wait(timeout=900)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise
+    assert rc == 0, (workdir / "snakemake.out").read_text()[-6000:]
+    return proc
+
+
+def test_slurm_tables_are_byte_identical_to_local(cluster, tmp_path):
+    run_slurm(tmp_path / "slurm", SLURM_CAMPAIGN)
+    snakemake(tmp_path / "local", "--cores", "2", config=SLURM_CAMPAIGN)
+    for name in TABLES:
+        a = (tmp_path / "slurm" / "results" / "slurm" / "tables" / name).read_bytes()
+        b = (tmp_path / "local" / "results" / "slurm" / "tables" / name).read_bytes()
+        assert a == b, name
+    out = (tmp_path / "slurm" / "snakemake.out").read_text()
+    submitted = [line for line in out.splitlines() if "has been submitted with SLURM jobid" in line]
+    n_select = 3 * 4 * 3  # datasets x methods x folds
+    assert any("group_select_bundle" in line for line in submitted)  # select jobs went to SLURM bundled
+    assert 0 < len(submitted) < n_select
+
+
+def test_cancelled_job_is_retried_and_the_run_completes(cluster, tmp_path):
+    cfg = {**SLURM_CAMPAIGN, "campaign": "cancel"}
+    proc = run_slurm(tmp_path, cfg, background=True)
+    cancelled = None
+    deadline = time.time() + 300
+    while cancelled is None and time.time() < deadline and proc.poll() is None:
+        out = subprocess.run(["squeue", "-h", "-t", "RUNNING", "-o", "%i"], capture_output=True, text=True).stdout.split()
+        if out:
+            cancelled = out[0]
+            subprocess.run(["scancel", cancelled], check=True)
+        time.sleep(0.5)
+    assert cancelled is not None, "no running SLURM job seen to cancel"
+    rc = proc.wait(timeout=900)
+    text = (tmp_path / "snakemake.out").read_text()
+    assert rc == 0, text[-6000:]
+    assert cancelled in text and "failed" in text.lower()  # the cancellation was seen, then retried
+    assert (tmp_path / "results" / "cancel" / "tables" / "summary.csv").exists()
