@@ -2,9 +2,12 @@
 
 import pandas as pd
 
+from svmfs.analysis.stability import write_stability
 from svmfs.analysis.tables import write_summary
 from svmfs.jobs import job_context
 
 with job_context(snakemake.log[0]):
     o = snakemake.output
-    write_summary(pd.read_parquet(snakemake.input.parquet), o.csv, o.md, o.tex, o.timing)
+    records = pd.read_parquet(snakemake.input.parquet)
+    write_summary(records, o.csv, o.md, o.tex, o.timing)
+    write_stability(records, o.stability)

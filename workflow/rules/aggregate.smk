@@ -36,6 +36,11 @@ rule tables:
             caption="../report/timing.rst",
             category="Tables",
         ),
+        stability=report(
+            f"{OUT}/tables/stability.csv",
+            caption="../report/stability.rst",
+            category="Tables",
+        ),
     log:
         f"{OUT}/logs/tables.log",
     benchmark:
