@@ -20,7 +20,7 @@ def _records():
     for setting, acc in (("C2-0.1", 0.9), ("C2-0.7", 0.95)):
         for fold in range(2):
             rows.append(dict(dataset="wdbc", dataset_group="wdbc", method="mm_fs", setting=setting, fold=fold, status="ok",
-                             test_accuracy=acc, train_accuracy=1.0, n_selected=3, selected=[20, 21, 27] if fold else [20, 21, 24],
+                             test_accuracy=acc, train_accuracy=1.0, n_selected=3, selected="[20, 21, 27]" if fold else [20, 21, 24],
                              recall_relevant=np.nan, exact_relevant=None))  # fmt: skip
     return pd.DataFrame(rows)
 

@@ -8,6 +8,7 @@ method the campaign did not run is listed with the reason, never filled in.
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from importlib import resources
 
@@ -49,6 +50,7 @@ def _top_features(rows: pd.DataFrame, k: int = 5) -> list[int]:
     """The k features selected most often over the runs (1-based; ties by index)."""
     counts: dict[int, int] = {}
     for sel in rows["selected"]:
+        sel = json.loads(sel) if isinstance(sel, str) else sel  # the merged store keeps lists as JSON
         for j in sel if sel is not None else []:
             counts[int(j)] = counts.get(int(j), 0) + 1
     return [j + 1 for j, _ in sorted(counts.items(), key=lambda t: (-t[1], t[0]))[:k]]
