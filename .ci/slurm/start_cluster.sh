@@ -64,14 +64,16 @@ until_ok 10 sh -c 'munge -n | unmunge' || { say "munge does not work"; exit 1; }
 
 for daemon in slurmctld slurmd; do
     if alive "/run/$daemon.pid" "$daemon"; then
-        [ "$daemon" = slurmctld ] && scontrol reconfigure
-        continue
+        [ "$daemon" = slurmctld ] && { scontrol reconfigure >/dev/null 2>&1 || true; }
+    else
+        rm -f "/run/$daemon.pid"
+        "/usr/sbin/$daemon"
+        until_ok 30 test -s "/run/$daemon.pid" || { say "$daemon did not start"; tail "/var/log/slurm/$daemon.log"; exit 1; }
+        echo "$daemon $(cat "/run/$daemon.pid")" >> "$PIDS"
     fi
-    rm -f "/run/$daemon.pid"
-    "/usr/sbin/$daemon"
-    until_ok 30 test -s "/run/$daemon.pid" || { say "$daemon did not start"; tail "/var/log/slurm/$daemon.log"; exit 1; }
-    echo "$daemon $(cat "/run/$daemon.pid")" >> "$PIDS"
-    [ "$daemon" = slurmctld ] && { until_ok 30 sh -c 'scontrol ping | grep -q UP' || { say "slurmctld not up"; exit 1; }; }
+    if [ "$daemon" = slurmctld ]; then
+        until_ok 30 sh -c 'scontrol ping | grep -q UP' || { say "slurmctld not up"; tail /var/log/slurm/slurmctld.log; exit 1; }
+    fi
 done
 ready() { sinfo -h -n "$host" -o %t | grep -qE '^(idle|mix|alloc)$'; }
 until_ok 20 ready || { scontrol update nodename="$host" state=resume || true; until_ok 30 ready; } || { say "node not ready"; sinfo -R; exit 1; }
