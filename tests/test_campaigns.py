@@ -2,6 +2,7 @@
 end to end on the embedded data and the local mirror of ../shared/data (served on 127.0.0.1)."""
 
 import http.server
+import json
 import os
 import subprocess
 import sys
@@ -9,6 +10,7 @@ import threading
 from functools import partial
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -31,13 +33,13 @@ def mirror():
     srv.server_close()
 
 
-def run_campaign(name: str, workdir: Path, mirror_url: str = "") -> Path:
+def run_campaign(name: str, workdir: Path, mirror_url: str = "", *extra: str) -> Path:
     """snakemake with the campaign file and its reduced overlay, as the README shows."""
     cmd = [
         sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(workdir), "--cores", "2",
         "--workflow-profile", str(ROOT / "workflow" / "profiles" / "default"),
         "--configfile", str(ROOT / "config" / "campaigns" / f"{name}.yaml"),
-        str(ROOT / "config" / "campaigns" / "reduced" / f"{name}.yaml"), "--replace-workflow-config",
+        str(ROOT / "config" / "campaigns" / "reduced" / f"{name}.yaml"), "--replace-workflow-config", *extra,
     ]  # fmt: skip
     proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "SVMFS_MIRROR": mirror_url}, timeout=1800)
     assert proc.returncode == 0, proc.stderr[-6000:]
@@ -61,6 +63,9 @@ def test_mit9520_reduced(tmp_path):
     done = rep[rep["status"] == "reproduced"]
     assert len(done) == 3 * 3 * 2  # 3 datasets x 3 methods x (error, features)
     assert set(rep.loc[rep["dataset"] == "ex1_rho00", "status"]) == {"not run: dataset not in campaign"}
+    run_campaign("mit9520", tmp_path, "", "--report", str(tmp_path / "report.html"))
+    caption = (ROOT / "workflow" / "report" / "reproduction.rst").read_text().split()[:6]
+    assert " ".join(caption) in (tmp_path / "report.html").read_text(errors="replace")
 
 
 def test_rinaldi2010_reduced(tmp_path, mirror):
@@ -87,9 +92,12 @@ def test_jimenez2021_reduced(tmp_path, mirror):
     budget = milp["dataset"].map({"wdbc": 10, "pima": 5})  # per-dataset B from method_params
     assert (milp["n_selected"] <= budget).all() and milp["n_selected"].max() > 0
     mm = rec[rec["method"] == "mm_fs"]
-    assert set(mm["status"]) <= {"ok", "acceptable"}
-    by_c2 = mm.groupby("setting")["n_selected"].mean()
-    assert by_c2["C2-0.7"] <= by_c2["C2-0.1"]  # larger C2, fewer features (paper section 5)
+    assert set(mm["status"]) <= {"ok", "acceptable", "max_iter"}  # the reduced overlay caps Ipopt at 300
+    for ds in ("wdbc", "pima"):  # Fig. 1: the larger C2, the lower ||gamma|| (mean over folds)
+        norms = {c2: np.mean([json.loads(p.read_text())["diagnostics"]["gamma_l1"]
+                              for p in (out / "runs" / ds / "mm_fs" / c2).glob("fold-*.json")])
+                 for c2 in ("C2-0.1", "C2-0.7")}  # fmt: skip
+        assert norms["C2-0.7"] < norms["C2-0.1"], (ds, norms)
     kp = rec[rec["method"] == "kp_fs_offshelf"]
     assert (kp["n_selected"] == 0).all()  # the paper's observation: off the shelf, every width -> 0
     rep = _reproduced(out)
