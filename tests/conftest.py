@@ -1,4 +1,8 @@
-"""Shared fixtures: the project root and a writer for campaign configs."""
+"""Shared fixtures: the project root, a writer for campaign configs, local HTTP mirrors."""
+
+import http.server
+import threading
+from functools import partial
 
 from pathlib import Path
 
@@ -21,3 +25,28 @@ def write_config(tmp_path):
         return path
 
     return write
+
+
+def serve_directory(directory: Path) -> http.server.ThreadingHTTPServer:
+    """A quiet HTTP server for ``directory`` on a free port of 127.0.0.1 (call ``shutdown()`` after)."""
+    handler = partial(http.server.SimpleHTTPRequestHandler, directory=str(directory))
+    handler.log_message = lambda *a: None
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return srv
+
+
+def url_of(srv: http.server.ThreadingHTTPServer) -> str:
+    return f"http://127.0.0.1:{srv.server_address[1]}/"
+
+
+@pytest.fixture(scope="module")
+def shared_mirror():
+    """../shared/data served on 127.0.0.1, as the download rule's mirror option expects."""
+    shared = ROOT.parent / "shared" / "data"
+    if not shared.is_dir():
+        pytest.skip(f"no local copy of the data at {shared}")
+    srv = serve_directory(shared)
+    yield url_of(srv)
+    srv.shutdown()
+    srv.server_close()

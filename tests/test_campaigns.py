@@ -1,13 +1,10 @@
 """The paper campaigns of config/campaigns/, reduced by their overlays in config/campaigns/reduced/,
 end to end on the embedded data and the local mirror of ../shared/data (served on 127.0.0.1)."""
 
-import http.server
 import json
 import os
 import subprocess
 import sys
-import threading
-from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -15,22 +12,8 @@ import pandas as pd
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared" / "data"
 
 pytestmark = pytest.mark.workflow
-
-
-@pytest.fixture(scope="module")
-def mirror():
-    if not SHARED.is_dir():
-        pytest.skip(f"no local copy of the data at {SHARED}")
-    handler = partial(http.server.SimpleHTTPRequestHandler, directory=str(SHARED))
-    handler.log_message = lambda *a: None
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{srv.server_address[1]}/"
-    srv.shutdown()
-    srv.server_close()
 
 
 def run_campaign(name: str, workdir: Path, mirror_url: str = "", *extra: str) -> Path:
@@ -68,8 +51,8 @@ def test_mit9520_reduced(tmp_path):
     assert " ".join(caption) in (tmp_path / "report.html").read_text(errors="replace")
 
 
-def test_rinaldi2010_reduced(tmp_path, mirror):
-    out = run_campaign("rinaldi2010", tmp_path, mirror)
+def test_rinaldi2010_reduced(tmp_path, shared_mirror):
+    out = run_campaign("rinaldi2010", tmp_path, shared_mirror)
     rec = pd.read_csv(out / "records.csv")
     assert set(rec["dataset"]) == {"colon", "leukemia"} and (rec["n_train"] == rec["dataset"].map({"colon": 50, "leukemia": 58})).all()
     assert (rec["n_test"] == rec["dataset"].map({"colon": 12, "leukemia": 14})).all()
@@ -84,8 +67,8 @@ def test_rinaldi2010_reduced(tmp_path, mirror):
     assert set(rep.loc[rep["dataset"].isin(["colon", "leukemia"]) & (rep["table"] != "Table 5"), "status"]) == {"reproduced"}
 
 
-def test_jimenez2021_reduced(tmp_path, mirror):
-    out = run_campaign("jimenez2021", tmp_path, mirror)
+def test_jimenez2021_reduced(tmp_path, shared_mirror):
+    out = run_campaign("jimenez2021", tmp_path, shared_mirror)
     rec = pd.read_csv(out / "records.csv")
     assert set(rec["dataset"]) == {"wdbc", "pima"}
     milp = rec[rec["method"] == "milp_fs"]
@@ -118,8 +101,8 @@ def test_catala_martin_reduced(tmp_path):
     assert (rep["status"] == "reproduced").sum() == 3 + 2 + 2
 
 
-def test_maldonado2011_reduced(tmp_path, mirror):
-    out = run_campaign("maldonado2011", tmp_path, mirror)
+def test_maldonado2011_reduced(tmp_path, shared_mirror):
+    out = run_campaign("maldonado2011", tmp_path, shared_mirror)
     rec = pd.read_csv(out / "records.csv")
     assert set(rec["dataset"]) == {"wdbc", "pima"}
     assert set(rec["status"]) <= {"ok", "max_iter"}  # KP-SVM may stop at its iteration limit (recorded)

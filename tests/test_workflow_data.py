@@ -1,14 +1,12 @@
 """The download and prepare rules end to end, through a mirror on 127.0.0.1; bad data fails cleanly."""
 
-import http.server
-import threading
-from functools import partial
 from pathlib import Path
 
 import pandas as pd
 import pytest
 import yaml
 
+from conftest import serve_directory, url_of
 from test_workflow import ROOT, snakemake
 
 pytestmark = pytest.mark.workflow
@@ -20,12 +18,8 @@ def serve():
     servers = []
 
     def start(directory: Path) -> str:
-        handler = partial(http.server.SimpleHTTPRequestHandler, directory=str(directory))
-        handler.log_message = lambda *a: None
-        srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        threading.Thread(target=srv.serve_forever, daemon=True).start()
-        servers.append(srv)
-        return f"http://127.0.0.1:{srv.server_address[1]}/"
+        servers.append(serve_directory(directory))
+        return url_of(servers[-1])
 
     yield start
     for srv in servers:

@@ -45,6 +45,21 @@ def _tuned_svm(X, y, C_grid, cv, seed, max_iter):
 
 
 class _ConcaveBase(BaseSelector):
+    """Shared parameters (documented on FSSVMCP) and the LP step of FS-SVMCP and FW1."""
+
+    def __init__(self, C_grid=DEFAULT_C_GRID, concave="inverse", eps=1e-6, p=1.0, alpha=5.0, cv=5,
+                 zero_tol=1e-8, max_iter=100, svm_max_iter=10000, random_state=0):  # fmt: skip
+        self.C_grid = C_grid
+        self.concave = concave
+        self.eps = eps
+        self.p = p
+        self.alpha = alpha
+        self.cv = cv
+        self.zero_tol = zero_tol
+        self.max_iter = max_iter
+        self.svm_max_iter = svm_max_iter
+        self.random_state = random_state
+
     def _lp_step(self, X, y, z_star, rows):
         grad = concave_gradient(z_star, self.concave, self.eps, self.p, self.alpha)
         return weighted_l1_svm(X, y, grad, C=None, rows=rows)
@@ -73,19 +88,6 @@ class FSSVMCP(_ConcaveBase):
     random_state : int
         Seed of the inner CV's fold assignment.
     """
-
-    def __init__(self, C_grid=DEFAULT_C_GRID, concave="inverse", eps=1e-6, p=1.0, alpha=5.0, cv=5,
-                 zero_tol=1e-8, max_iter=100, svm_max_iter=10000, random_state=0):  # fmt: skip
-        self.C_grid = C_grid
-        self.concave = concave
-        self.eps = eps
-        self.p = p
-        self.alpha = alpha
-        self.cv = cv
-        self.zero_tol = zero_tol
-        self.max_iter = max_iter
-        self.svm_max_iter = svm_max_iter
-        self.random_state = random_state
 
     def _fit(self, X, y):
         check_concave(self.concave, self.eps, self.p, self.alpha)
@@ -123,19 +125,6 @@ class FW1(_ConcaveBase):
     when the new vertex does not lower grad F(z^k).z below its value at z^k (Proposition 3.2:
     finitely many steps). The selection is the support of the final vertex.
     """
-
-    def __init__(self, C_grid=DEFAULT_C_GRID, concave="inverse", eps=1e-6, p=1.0, alpha=5.0, cv=5,
-                 zero_tol=1e-8, max_iter=100, svm_max_iter=10000, random_state=0):  # fmt: skip
-        self.C_grid = C_grid
-        self.concave = concave
-        self.eps = eps
-        self.p = p
-        self.alpha = alpha
-        self.cv = cv
-        self.zero_tol = zero_tol
-        self.max_iter = max_iter
-        self.svm_max_iter = svm_max_iter
-        self.random_state = random_state
 
     def _fit(self, X, y):
         check_concave(self.concave, self.eps, self.p, self.alpha)
