@@ -23,7 +23,9 @@ import time
 
 import numpy as np
 
-from ..solvers.mmfs_nlp import PAPER_C_GRID, PAPER_GAMMA_GRID, aniso_kernel, isotropic_cv, solve_mmfs, svc_start
+from ..solvers.mmfs_nlp import (
+    HESSIAN_OPTIONS, PAPER_C_GRID, PAPER_GAMMA_GRID, aniso_kernel, isotropic_cv, solve_mmfs, svc_start,
+)
 from .base import BaseSelector, ranking_from_scores
 
 #: C2 values of the paper's experiments (section 4.3), for a campaign's ``settings``.
@@ -51,6 +53,11 @@ class MMFS(BaseSelector):
         Ipopt through cyipopt with hand-derived derivatives, or the Pyomo model (small problems only).
     alpha_bounds : bool
         Include the redundant bounds (20d) 0 <= alpha <= C (paper: yes, helps the solver).
+    hessian : {"limited-memory", "exact"}
+        Ipopt's ``hessian_approximation`` on either route: L-BFGS, or exact second derivatives (cyipopt:
+        the hand-derived Hessian of the Lagrangian, ``MMFSProblem.hessian``; Pyomo: the solver's own from
+        the model). Exact takes several times fewer iterations; its gamma-gamma block costs O(n^2 M^2) per
+        iteration (benchmarks/RESULTS.md), so L-BFGS stays the default for microarray-sized M.
     tol, max_iter : Ipopt tolerance and iteration limit.
     time_limit : float or None
         Wall-clock seconds for the whole fit (the NLP gets what the inner CV left) -> "time_limit".
@@ -63,7 +70,7 @@ class MMFS(BaseSelector):
     def __init__(
         self, C2=0.5, p=1.0, C=None, gamma_ini=None, C_grid=None, gamma_grid=None, n_folds=5, threshold=1e-2,
         route="cyipopt", alpha_bounds=True, tol=1e-8, max_iter=3000, time_limit=None, pyomo_max_size=20_000,
-        random_state=0,
+        random_state=0, hessian="limited-memory",
     ):
         self.C2 = C2
         self.p = p
@@ -80,10 +87,13 @@ class MMFS(BaseSelector):
         self.time_limit = time_limit
         self.pyomo_max_size = pyomo_max_size
         self.random_state = random_state
+        self.hessian = hessian
 
     def _fit(self, X, y):
         if self.route not in ("cyipopt", "pyomo"):
             raise ValueError(f"route must be 'cyipopt' or 'pyomo', got {self.route!r}")
+        if self.hessian not in HESSIAN_OPTIONS:
+            raise ValueError(f"hessian must be one of {HESSIAN_OPTIONS}, got {self.hessian!r}")
         if not 0.0 <= self.C2 < 1.0 or self.p <= 0:
             raise ValueError(f"need 0 <= C2 < 1 and p > 0, got C2={self.C2}, p={self.p}")
         t0 = time.perf_counter()
@@ -96,7 +106,8 @@ class MMFS(BaseSelector):
         M = X.shape[1]
         alpha, nu, lam0, lamC, start_compl = svc_start(aniso_kernel(X, np.full(M, gamma_ini)), y, C)
         remaining = None if self.time_limit is None else max(self.time_limit - (time.perf_counter() - t0), 1e-3)
-        kw = dict(p=self.p, alpha_bounds=self.alpha_bounds, tol=self.tol, max_iter=self.max_iter, time_limit=remaining)
+        kw = dict(p=self.p, alpha_bounds=self.alpha_bounds, hessian=self.hessian, tol=self.tol, max_iter=self.max_iter,
+                  time_limit=remaining)
         start = (gamma_ini, alpha, nu, lam0, lamC)
         if self.route == "cyipopt":
             res = solve_mmfs(X, y, C, self.C2, start, **kw)
@@ -114,7 +125,8 @@ class MMFS(BaseSelector):
         self.n_iter_ = res.n_iter
         self.diagnostics_.update(
             status=res.status, objective=res.objective, n_iter=res.n_iter, message=res.message,
-            route=self.route, C=C, gamma_ini=gamma_ini, cv_accuracy=cv_acc, start_complementarity=start_compl,
+            route=self.route, hessian=self.hessian, C=C, gamma_ini=gamma_ini, cv_accuracy=cv_acc,
+            start_complementarity=start_compl,
             gamma_l1=float(np.sum(np.abs(res.gamma))), n_selected=int(self.support_.sum()),
             nlp_time_s=res.time_s, **res.residuals,
         )

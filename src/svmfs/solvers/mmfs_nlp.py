@@ -24,6 +24,12 @@ import numpy as np
 #: Ipopt ApplicationReturnStatus -> svmfs status (base.STATUSES).
 IPOPT_STATUS = {0: "ok", 1: "acceptable", 2: "infeasible", -1: "max_iter", -4: "time_limit", -5: "time_limit"}
 
+#: gamma floor at which the curvature C2 p (p-1) gamma^(p-2) of ||gamma||_p^p is evaluated (p < 2).
+HESS_GAMMA_FLOOR = 1e-8
+
+#: Values of ``hessian`` accepted by :func:`solve_mmfs` (Ipopt's ``hessian_approximation``).
+HESSIAN_OPTIONS = ("limited-memory", "exact")
+
 
 def sq_dists(A: np.ndarray, w: np.ndarray | None = None, B: np.ndarray | None = None) -> np.ndarray:
     """sum_j w_j (a_ij - b_lj)^2 for all pairs (rows of A x rows of B; B = A when omitted), >= 0."""
@@ -46,6 +52,23 @@ def aniso_kernel(A: np.ndarray, gamma: np.ndarray, B: np.ndarray | None = None) 
 def pair_sqdiff_sums(X: np.ndarray, X2: np.ndarray, W: np.ndarray) -> np.ndarray:
     """q_j = sum_{i,l} W_il (x_ij - x_lj)^2 for symmetric W (length M), via the identity above."""
     return 2.0 * (X2.T @ W.sum(axis=1)) - 2.0 * np.einsum("ij,ij->j", X, W @ X)
+
+
+def pair_sqdiff_outer(X: np.ndarray, W: np.ndarray, chunk_entries: int = 1 << 22) -> np.ndarray:
+    """H_jk = sum_{i,l} W_il (x_ij - x_lj)^2 (x_ik - x_lk)^2 for symmetric W (M x M).
+
+    = 2 D' diag(W_pairs) D over the pairs i < l (D: one row of squared differences per pair), accumulated
+    over chunks of at most ``chunk_entries`` entries of D so memory stays O(chunk) whatever n and M.
+    """
+    n, M = X.shape
+    iu, lu = np.triu_indices(n, 1)
+    w = 2.0 * W[iu, lu]
+    H = np.zeros((M, M))
+    step = max(1, chunk_entries // max(M, 1))
+    for a in range(0, iu.size, step):
+        D = (X[iu[a:a + step]] - X[lu[a:a + step]]) ** 2
+        H += D.T @ (w[a:a + step, None] * D)
+    return H
 
 
 def ipopt_solve(problem, x0, lb, ub, cl, cu, options: dict):
@@ -97,6 +120,22 @@ class MMFSProblem:
       d(G a)_i/dgamma_j = -y_i sum_l (x_ij - x_lj)^2 K_il beta_l
                         = -y_i [x_ij^2 (K beta)_i - 2 x_ij (K (beta*X))_ij + (K (beta*X^2))_ij],
       d(20b)/dalpha = G,  d/dnu = y,  d/dlam0 = -I,  d/dlamC = I.
+
+    Hessian of the Lagrangian L = sigma f + mu'(20b) (``hessian``; sigma = obj_factor, w = 1 - C2,
+    D^j_il = (x_ij - x_lj)^2, eta = y * mu). With Q = beta'K beta, f = C2 ||gamma||_p^p - w/2 Q + w (e - nu y
+    + lam0 - lamC)'a + w C e'lamC and mu'(20b) = eta'K beta + (linear in nu, lam0, lamC), and
+    dK_il/dgamma_j = -D^j_il K_il, d2K_il/dgamma_j dgamma_k = D^j_il D^k_il K_il, the nonzero blocks are
+      gamma-gamma:  sum_{i,l} W_il D^j_il D^k_il + diag(sigma C2 p (p-1) gamma^(p-2)),
+                    W = K * (sym(eta beta') - sigma w/2 beta beta'),  sym(A) = (A + A')/2;
+      alpha_l-gamma_j:  -y_l sum_i zeta_i K_il D^j_il = -y_l [x_lj^2 (K zeta)_l - 2 x_lj (K (zeta*X))_lj
+                    + (K (zeta*X^2))_lj],  zeta = eta - sigma w beta   (the Jacobian's formula, zeta for beta);
+      alpha-alpha:  -sigma w G   ((20b) is linear in alpha);
+      alpha-nu:  -sigma w y;   alpha_i-lam0_i:  +sigma w;   alpha_i-lamC_i:  -sigma w   (bilinear s'a of (20a)).
+    The gamma-gamma block needs every pair (i, l): it is accumulated as D' diag(W) D over chunks of the
+    pairs i < l (rows of D: the squared differences of one pair), O(n^2 M^2 / 2) flops, O(chunk M) memory.
+    For 0 < p < 2, gamma^(p-2) is unbounded at gamma = 0 (the penalty is not twice differentiable there):
+    it is evaluated at max(gamma, :data:`HESS_GAMMA_FLOOR`) (p = 1: the term is 0; p < 1: it is negative,
+    the penalty being concave, and Ipopt's inertia correction handles the indefinite Hessian).
     """
 
     def __init__(self, X, y, C, C2, p=1.0, alpha_bounds=True):
@@ -143,6 +182,11 @@ class MMFSProblem:
         s = 1.0 - nu * self.y + lam0 - lamC
         return gamma, alpha, nu, lam0, lamC, K, Ga, s
 
+    def _weighted_sqdiff(self, K, v):
+        """R_lj = sum_i v_i K_il (x_ij - x_lj)^2 = x_lj^2 (K v)_l - 2 x_lj (K (v*X))_lj + (K (v*X^2))_lj."""
+        X, X2 = self.X, self.X2
+        return X2 * (K @ v)[:, None] - 2.0 * X * (K @ (v[:, None] * X)) + K @ (v[:, None] * X2)
+
     def _penalty(self, gamma):
         return gamma.sum() if self.p == 1.0 else float(np.sum(gamma**self.p))
 
@@ -174,11 +218,10 @@ class MMFSProblem:
 
     def jacobian_dense(self, z):
         gamma, alpha, nu, lam0, lamC, K, Ga, s = self._parts(z)
-        n, y, X, X2 = self.n, self.y, self.X, self.X2
+        n, y = self.n, self.y
         beta = y * alpha
-        Kb = K @ beta
         J = np.zeros((n, self.nvar))
-        J[:, self.sg] = -y[:, None] * (X2 * Kb[:, None] - 2.0 * X * (K @ (beta[:, None] * X)) + K @ (beta[:, None] * X2))
+        J[:, self.sg] = -y[:, None] * self._weighted_sqdiff(K, beta)
         J[:, self.sa] = (y[:, None] * K) * y[None, :]
         J[:, self.inu] = y
         J[:, self.s0] = -np.eye(n)
@@ -199,6 +242,46 @@ class MMFSProblem:
 
     def jacobian(self, z):
         return self.jacobian_dense(z)[self.jacobianstructure()]
+
+    def hessianstructure(self):
+        """Lower triangle (row >= col) of the Lagrangian's Hessian: gamma-gamma (dense), alpha-gamma (dense),
+        alpha-alpha (dense), nu-alpha, lam0_i-alpha_i, lamC_i-alpha_i."""
+        if not hasattr(self, "_hess_idx"):
+            n, M, a0 = self.n, self.M, self.sa.start
+            ar = np.arange(n)
+            gg, aa = np.tril_indices(M), np.tril_indices(n)
+            rows = [gg[0], np.repeat(a0 + ar, M), a0 + aa[0], np.full(n, self.inu),
+                    self.s0.start + ar, self.sC.start + ar]
+            cols = [gg[1], np.tile(np.arange(M), n), a0 + aa[1], a0 + ar, a0 + ar, a0 + ar]
+            self._hess_idx = (np.concatenate(rows), np.concatenate(cols))
+        return self._hess_idx
+
+    def hessian(self, z, lagrange, obj_factor):
+        """Values of obj_factor * Hess f + sum_i lagrange_i Hess (20b)_i at :meth:`hessianstructure`."""
+        gamma, alpha, nu, lam0, lamC, K, Ga, s = self._parts(z)
+        y, n = self.y, self.n
+        sw = float(obj_factor) * (1.0 - self.C2)
+        beta, eta = y * alpha, y * np.asarray(lagrange, dtype=float)
+        W = 0.5 * (np.outer(eta, beta) + np.outer(beta, eta)) - 0.5 * sw * np.outer(beta, beta)
+        W *= K
+        Hgg = pair_sqdiff_outer(self.X, W)
+        if self.p != 1.0:
+            g = np.maximum(gamma, HESS_GAMMA_FLOOR)
+            Hgg[np.diag_indices(self.M)] += obj_factor * self.C2 * self.p * (self.p - 1.0) * g ** (self.p - 2.0)
+        zeta = eta - sw * beta
+        Hag = -y[:, None] * self._weighted_sqdiff(K, zeta)
+        Haa = -sw * (y[:, None] * K * y[None, :])
+        return np.concatenate([
+            Hgg[np.tril_indices(self.M)], Hag.ravel(), Haa[np.tril_indices(n)],
+            -sw * y, np.full(n, sw), np.full(n, -sw),
+        ])
+
+    def hessian_dense(self, z, lagrange, obj_factor):
+        """The full symmetric Hessian of the Lagrangian (for checks), assembled from :meth:`hessian`."""
+        rows, cols = self.hessianstructure()
+        H = np.zeros((self.nvar, self.nvar))
+        H[rows, cols] = self.hessian(z, lagrange, obj_factor)
+        return H + np.tril(H, -1).T
 
     def intermediate(self, alg_mod, iter_count, *args):
         self.n_iter = int(iter_count)
@@ -247,10 +330,13 @@ def solve_mmfs(
     X, y, C, C2, start, *, p=1.0, alpha_bounds=True, hessian="limited-memory", tol=1e-8, max_iter=3000,
     time_limit=None, options=None,
 ) -> MMFSResult:
-    """Solve (20) with Ipopt from ``start = (gamma, alpha, nu, lam0, lamC)`` (gamma may be a scalar)."""
+    """Solve (20) with Ipopt from ``start = (gamma, alpha, nu, lam0, lamC)`` (gamma may be a scalar).
+
+    ``hessian``: "limited-memory" (L-BFGS) or "exact" (:meth:`MMFSProblem.hessian`).
+    """
+    if hessian not in HESSIAN_OPTIONS:
+        raise ValueError(f"hessian must be one of {HESSIAN_OPTIONS}, got {hessian!r}")
     prob = MMFSProblem(X, y, C, C2, p=p, alpha_bounds=alpha_bounds)
-    if hessian != "limited-memory":
-        raise ValueError("only hessian='limited-memory' is implemented for the cyipopt route")
     lb, ub = prob.bounds()
     z0 = np.clip(prob.pack(*start), lb, ub)
     opts = {**ipopt_options(hessian, tol, max_iter, time_limit), **(options or {})}
