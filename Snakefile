@@ -29,6 +29,7 @@ localrules:
     tables,
     figures,
     reproduction,
+    statistics,
 
 
 rule all:

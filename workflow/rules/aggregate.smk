@@ -89,6 +89,55 @@ rule figures:
         "../../scripts/figures.py"
 
 
+rule statistics:
+    input:
+        summary=f"{OUT}/tables/summary.csv",
+        stability=f"{OUT}/tables/stability.csv",
+    output:
+        friedman=report(
+            f"{OUT}/tables/friedman.csv",
+            caption="../report/friedman.rst",
+            category="Statistics",
+        ),
+        ranks=report(
+            f"{OUT}/tables/ranks.csv",
+            caption="../report/ranks.rst",
+            category="Statistics",
+        ),
+        wilcoxon=report(
+            f"{OUT}/tables/wilcoxon.csv",
+            caption="../report/wilcoxon.rst",
+            category="Statistics",
+        ),
+        cd_png=report(
+            f"{OUT}/figures/cd_diagram.png",
+            caption="../report/cd_diagram.rst",
+            category="Statistics",
+        ),
+        cd_pdf=f"{OUT}/figures/cd_diagram.pdf",
+        stability_png=report(
+            f"{OUT}/figures/stability.png",
+            caption="../report/stability_figure.rst",
+            category="Figures",
+        ),
+        stability_pdf=f"{OUT}/figures/stability.pdf",
+    log:
+        f"{OUT}/logs/statistics.log",
+    benchmark:
+        f"{OUT}/benchmarks/statistics.tsv"
+    conda:
+        "../../envs/svmfs.yaml"
+    threads: 1
+    resources:
+        mem_mb=config["resources"]["light"]["mem_mb"],
+        runtime=config["resources"]["light"]["runtime"],
+    params:
+        metric=config["statistics"]["metric"],
+        alpha=config["statistics"]["alpha"],
+    script:
+        "../../scripts/statistics.py"
+
+
 rule reproduction:
     input:
         parquet=f"{OUT}/records.parquet",

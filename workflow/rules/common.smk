@@ -74,6 +74,9 @@ def all_outputs():
         f"{OUT}/tables/summary.tex",
         f"{OUT}/figures/accuracy_vs_features.png",
         f"{OUT}/figures/runtime.png",
+        f"{OUT}/tables/friedman.csv",
+        f"{OUT}/figures/cd_diagram.png",
+        f"{OUT}/figures/stability.png",
     ]
 
 

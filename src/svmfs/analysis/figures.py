@@ -31,14 +31,15 @@ def save_figure(fig, png_path, pdf_path=None) -> None:
     plt.close(fig)
 
 
-def _label(method, setting):
+def label(method, setting):
+    """A competitor's name in tables and legends: the method, with its setting unless "default"."""
     return method if setting == "default" else f"{method} ({setting})"
 
 
 def accuracy_vs_features(summary: pd.DataFrame):
     """One panel per dataset: mean test accuracy against mean number of selected features (log x)."""
     datasets = sorted(summary["dataset"].unique())
-    labels = sorted({_label(m, s) for m, s in zip(summary["method"], summary["setting"])})
+    labels = sorted({label(m, s) for m, s in zip(summary["method"], summary["setting"])})
     style = {lab: (OKABE_ITO[i % 8], MARKERS[i % 8]) for i, lab in enumerate(labels)}
     ncol = min(3, len(datasets))
     nrow = int(np.ceil(len(datasets) / ncol))
@@ -46,7 +47,7 @@ def accuracy_vs_features(summary: pd.DataFrame):
     for ax, ds in zip(axes.flat, datasets):
         sub = summary[summary["dataset"] == ds]
         for _, r in sub.iterrows():
-            lab = _label(r["method"], r["setting"])
+            lab = label(r["method"], r["setting"])
             c, mk = style[lab]
             x, sd = r["n_selected_mean"], 0.0 if pd.isna(r["n_selected_sd"]) else r["n_selected_sd"]
             acc, asd = r["test_accuracy_mean"], 0.0 if pd.isna(r["test_accuracy_sd"]) else r["test_accuracy_sd"]
@@ -68,7 +69,7 @@ def accuracy_vs_features(summary: pd.DataFrame):
 
 def runtime_figure(timing: pd.DataFrame):
     """Mean fit time per method and dataset, log scale."""
-    timing = timing.assign(label=[_label(m, s) for m, s in zip(timing["method"], timing["setting"])])
+    timing = timing.assign(label=[label(m, s) for m, s in zip(timing["method"], timing["setting"])])
     pivot = timing.pivot_table(index="label", columns="dataset", values="fit_time_s_mean", aggfunc="mean").sort_index()
     fig, ax = plt.subplots(figsize=(max(5, 1.2 * len(pivot)), 3.6))
     n = pivot.shape[1]
