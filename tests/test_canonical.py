@@ -19,13 +19,10 @@ def _ds(X=None, y=None, names=None):
 @pytest.mark.parametrize(
     "kwargs,fragment",
     [
-        ({"X": np.array([[1.0, np.nan], [2.0, 3.0], [1.0, 1.0], [0.0, 2.0]])}, "NaN first at row 0, column 1"),
         ({"X": np.array([[1.0, 2.0], [np.inf, 3.0], [1.0, 1.0], [0.0, 2.0]])}, "inf first at row 1, column 0"),
-        ({"y": np.array([1, 1, 1, 1])}, "needs exactly two classes, found 1"),
         ({"y": np.array([1, -1, 2, 1])}, "needs exactly two classes, found 3"),
         ({"y": np.array([1, -1, -1, -1])}, "a class has only 1 sample"),
         ({"y": np.array([0, 1, 0, 1])}, "labels must be -1/+1"),
-        ({"names": ["a", "b", "a"]}, "duplicated feature name 'a' (columns 0 and 2)"),
         ({"y": np.array([1, -1, 1])}, "4 rows in X but labels of shape (3,)"),
         ({"X": np.zeros((0, 3))}, "non-empty 2-D matrix"),
     ],

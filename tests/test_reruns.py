@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+import pandas as pd
 import pytest
 import yaml
 
@@ -57,7 +58,7 @@ def planned(wd: Path, cfg: dict) -> list[tuple[str, dict]]:
     return jobs
 
 
-AGGREGATION = {"collect", "tables", "figures", "all"}
+AGGREGATION = {"collect", "tables", "figures", "statistics", "all"}
 
 
 @pytest.fixture(scope="module")
@@ -142,3 +143,20 @@ def test_crashing_job_fails_loudly_and_keep_going_finishes_the_rest(tmp_path):
     assert "Traceback" in text
     fisher = list((tmp_path / "results" / "tiny" / "runs").glob("*/fisher/default/fold-*.json"))
     assert len(fisher) == 3 * 3
+
+
+def test_solver_time_limit_is_recorded_and_counted_not_fatal(tmp_path):
+    """KP-FS off-the-shelf with a 10 ms budget: every fold ends in ``time_limit``, the campaign completes,
+    and the summary counts the failures per method (fisher, which has no solver limit, has none)."""
+    cfg = copy.deepcopy(SMALL)
+    cfg["datasets"] = {"sparse_polynomial": TINY["datasets"]["sparse_polynomial"]}
+    cfg["methods"] = {"fisher": TINY["methods"]["fisher"], "kp_fs_offshelf": {"params": {"C": 1.0, "C2": 0.5, "time_limit": 0.01}}}
+    snakemake(tmp_path, "--cores", "2", config=cfg)
+    out = tmp_path / "results" / "tiny"
+    records = pd.read_csv(out / "records.csv")
+    kp = records[records["method"] == "kp_fs_offshelf"]
+    assert len(kp) == 3 and set(kp["status"]) == {"time_limit"}
+    assert kp["test_accuracy"].notna().all()  # evaluated on the support the solver left
+    summary = pd.read_csv(out / "tables" / "summary.csv").set_index("method")
+    assert summary.loc["kp_fs_offshelf", "failures"] == 3 and summary.loc["fisher", "failures"] == 0
+    assert "| 3/3 |" in (out / "tables" / "summary.md").read_text()

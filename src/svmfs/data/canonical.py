@@ -37,58 +37,72 @@ class Dataset:
         return {"-1": int(np.sum(self.y == -1)), "+1": int(np.sum(self.y == 1))}
 
 
+def describe(ds: Dataset) -> str:
+    """``dataset 'name'`` plus its source files, the prefix of every :class:`DatasetError` about it."""
+    files = sorted((ds.meta.get("source") or {}).get("files") or {})
+    return f"dataset {ds.name!r}" + (f" (from {', '.join(files)})" if files else "")
+
+
+def _at(seq, i):
+    return seq[i] if i < len(seq) else i
+
+
 def check_dataset(ds: Dataset, *, on_constant: str = "keep", on_duplicate: str = "keep") -> Dataset:
     """Validate and normalise a dataset; raise :class:`DatasetError` naming the problem.
 
     Rejected: X not 2-D, length mismatch, NaN or inf (with the first offending row and column),
-    labels not exactly two classes, duplicated feature names, fewer than two samples in a class.
+    labels not exactly two classes, duplicated feature names, fewer than two samples in a class,
+    every column constant. Messages start with :func:`describe` (the dataset and its source files).
     Constant and duplicated columns are logged in ``meta["warnings"]`` and kept (``"keep"``), or
     dropped (``"drop"``, recorded in ``meta["preprocessing"]``).
     """
+    where = describe(ds)
     X = np.asarray(ds.X, dtype=np.float64)
     if X.ndim != 2 or X.shape[0] == 0 or X.shape[1] == 0:
-        raise DatasetError(f"dataset {ds.name!r}: X must be a non-empty 2-D matrix, got shape {X.shape}")
+        raise DatasetError(f"{where}: X must be a non-empty 2-D matrix, got shape {X.shape}")
     y = np.asarray(ds.y)
     if y.shape != (X.shape[0],):
-        raise DatasetError(f"dataset {ds.name!r}: {X.shape[0]} rows in X but labels of shape {y.shape}")
+        raise DatasetError(f"{where}: {X.shape[0]} rows in X but labels of shape {y.shape}")
     bad = ~np.isfinite(X)
     if bad.any():
         r, c = map(int, np.argwhere(bad)[0])
         kind = "NaN" if np.isnan(X[r, c]) else "inf"
         raise DatasetError(
-            f"dataset {ds.name!r}: {int(bad.sum())} non-finite values ({kind} first at row {r}, "
-            f"column {c} {ds.feature_names[c] if c < len(ds.feature_names) else ''!r}); "
+            f"{where}: {int(bad.sum())} non-finite values ({kind} first at row {r}, column {c} (0-based; "
+            f"sample {_at(ds.sample_ids, r)!r}, feature {_at(ds.feature_names, c)!r})); "
             "impute or drop them in the registry entry's preprocessing"
         )
     labels = np.unique(y)
     if labels.size != 2:
         raise DatasetError(
-            f"dataset {ds.name!r}: needs exactly two classes, found {labels.size}: {labels[:10].tolist()}"
+            f"{where}: needs exactly two classes, found {labels.size}: {labels[:10].tolist()}"
         )
     if set(labels.tolist()) != {-1, 1}:
-        raise DatasetError(f"dataset {ds.name!r}: labels must be -1/+1 after mapping, got {labels.tolist()}")
+        raise DatasetError(f"{where}: labels must be -1/+1 after mapping, got {labels.tolist()}")
     y = y.astype(np.int64)
     if len(ds.feature_names) != X.shape[1]:
         raise DatasetError(
-            f"dataset {ds.name!r}: {len(ds.feature_names)} feature names for {X.shape[1]} columns"
+            f"{where}: {len(ds.feature_names)} feature names for {X.shape[1]} columns"
         )
     seen: dict[str, int] = {}
     for j, n in enumerate(ds.feature_names):
         if n in seen:
             raise DatasetError(
-                f"dataset {ds.name!r}: duplicated feature name {n!r} (columns {seen[n]} and {j})"
+                f"{where}: duplicated feature name {n!r} (columns {seen[n]} and {j})"
             )
         seen[n] = j
     if len(ds.sample_ids) != X.shape[0]:
-        raise DatasetError(f"dataset {ds.name!r}: {len(ds.sample_ids)} sample ids for {X.shape[0]} rows")
+        raise DatasetError(f"{where}: {len(ds.sample_ids)} sample ids for {X.shape[0]} rows")
     small = min(np.sum(y == -1), np.sum(y == 1))
     if small < 2:
-        raise DatasetError(f"dataset {ds.name!r}: a class has only {small} sample(s)")
+        raise DatasetError(f"{where}: a class has only {small} sample(s)")
     meta = dict(ds.meta)
     warnings = list(meta.get("warnings", []))
     preprocessing = list(meta.get("preprocessing", []))
     keep = np.ones(X.shape[1], dtype=bool)
     constant = np.flatnonzero(np.ptp(X, axis=0) == 0)
+    if constant.size == X.shape[1]:
+        raise DatasetError(f"{where}: every one of the {X.shape[1]} columns is constant; nothing to select from")
     if constant.size:
         warnings.append(f"{constant.size} constant column(s): {constant[:10].tolist()}")
         if on_constant == "drop":
@@ -114,6 +128,10 @@ def check_dataset(ds: Dataset, *, on_constant: str = "keep", on_duplicate: str =
     meta["warnings"] = warnings
     meta["preprocessing"] = preprocessing
     return Dataset(ds.name, X, y, names, [str(s) for s in ds.sample_ids], relevant, meta)
+
+
+#: The arrays of a canonical ``.npz`` file.
+ARRAYS = ("X", "y", "feature_names", "sample_ids", "relevant", "has_relevant")
 
 
 def save_dataset(ds: Dataset, npz_path: str | Path, json_path: str | Path) -> None:
@@ -143,18 +161,24 @@ def save_dataset(ds: Dataset, npz_path: str | Path, json_path: str | Path) -> No
 
 
 def load_dataset(npz_path: str | Path, json_path: str | Path | None = None) -> Dataset:
-    """Read a canonical dataset (never unpickles)."""
+    """Read a canonical dataset; never unpickles (object arrays are refused, naming the file)."""
     npz_path = Path(npz_path)
     with np.load(npz_path, allow_pickle=False) as f:
-        relevant = f["relevant"].tolist() if bool(f["has_relevant"]) else None
-        ds = Dataset(
-            name=npz_path.stem,
-            X=f["X"],
-            y=f["y"],
-            feature_names=f["feature_names"].tolist(),
-            sample_ids=f["sample_ids"].tolist(),
-            relevant=relevant,
-        )
+        missing = sorted(set(ARRAYS) - set(f.files))
+        if missing:
+            raise DatasetError(f"{npz_path}: not a canonical dataset file, missing arrays {missing}")
+        try:
+            relevant = f["relevant"].tolist() if bool(f["has_relevant"]) else None
+            ds = Dataset(
+                name=npz_path.stem,
+                X=f["X"],
+                y=f["y"],
+                feature_names=f["feature_names"].tolist(),
+                sample_ids=f["sample_ids"].tolist(),
+                relevant=relevant,
+            )
+        except ValueError as e:  # numpy: "Object arrays cannot be loaded when allow_pickle=False"
+            raise DatasetError(f"{npz_path}: {e}") from None
     if json_path is not None:
         ds.meta = json.loads(Path(json_path).read_text())
         ds.name = ds.meta.get("name", ds.name)

@@ -2,7 +2,7 @@
 
 ``entry["format"]`` selects the reader; ``entry["read"]`` holds its options; ``entry["labels"]``
 maps source labels to {-1, +1}: ``positive`` lists the label values (as strings) that become +1,
-everything else -1. Compressed files (.gz, .bz2, .Z) are decompressed transparently.
+``negative`` those that become -1 (or ``rest``); without ``negative`` the source must be two-class. Compressed files (.gz, .bz2, .Z) are decompressed transparently.
 
 Readers:
 - ``matrix``: a delimited numeric matrix (whitespace by default); ``transpose`` for features-in-rows
@@ -130,16 +130,30 @@ def _dedupe(names: list[str]) -> list[str]:
     return out
 
 
+def _check_header(path: Path, raw: bytes) -> None:
+    """Refuse a repeated column name (pandas would silently rename the second 'a' to 'a.1')."""
+    import csv
+
+    header = next(csv.reader(io.StringIO(raw.decode("utf-8", errors="replace").split("\n", 1)[0])), [])
+    seen: dict[str, int] = {}
+    for j, n in enumerate(header, start=1):
+        if n in seen:
+            raise DatasetError(f"{path}: duplicated column name {n!r} in the header (columns {seen[n]} and {j})")
+        seen[n] = j
+
+
 def read_csv(folder: Path, opt: dict):
     import pandas as pd
 
     frames = []
     for f in opt["files"]:
         path = folder / f
+        raw = read_bytes(path)
         try:
-            frames.append(pd.read_csv(io.BytesIO(read_bytes(path))))
+            frames.append(pd.read_csv(io.BytesIO(raw)))
         except (pd.errors.ParserError, pd.errors.EmptyDataError) as e:
             raise DatasetError(f"{path}: {e}") from None
+        _check_header(path, raw)
     cols = [list(df.columns) for df in frames]
     if any(c != cols[0] for c in cols):
         raise DatasetError(f"{folder}: the files {opt['files']} have different columns")
@@ -184,6 +198,8 @@ def read_arff(folder: Path, opt: dict):
     except (ValueError, arff.ParseArffError, NotImplementedError) as e:
         raise DatasetError(f"{path}: not a readable ARFF file: {e}") from None
     label = opt["label_column"]
+    if label not in meta.names():
+        raise DatasetError(f"{path}: no label attribute {label!r} (read.label_column); attributes: {meta.names()[:10]}")
     names = [n for n in meta.names() if n != label]
     labels = np.array([v.decode() if isinstance(v, bytes) else str(v) for v in data[label]])
     X = np.column_stack([data[n].astype(np.float64) for n in names])
@@ -218,6 +234,39 @@ def _missing_zeros(name, X, opts, meta, names) -> tuple[np.ndarray, np.ndarray]:
     return X, keep_rows
 
 
+def _map_labels(name: str, spec: dict, labels: np.ndarray, source) -> np.ndarray:
+    """+1 for ``labels.positive``, -1 for ``labels.negative`` (a list, or ``"rest"``).
+
+    Without ``negative`` the source must be two-class: a third distinct label is an error, never
+    silently folded into the negative class. With a list, a label in neither list is an error naming
+    its first row (1-based, in sample order).
+    """
+    positive = {str(v) for v in spec.get("positive", [])}
+    if not positive:
+        raise DatasetError(f"dataset {name!r}: registry entry needs labels.positive")
+    labels = np.asarray(labels).astype(str)
+    found = sorted(set(labels.tolist()))
+    if not positive & set(found):
+        raise DatasetError(f"dataset {name!r} ({source}): positive label(s) {sorted(positive)} not among the labels {found[:10]}")
+    negative = spec.get("negative")
+    others = [v for v in found if v not in positive]
+    if negative is None and len(others) > 1:
+        raise DatasetError(
+            f"dataset {name!r} ({source}): {len(found)} distinct labels {found[:10]} but labels.negative is not set; "
+            "list the negative class's labels in labels.negative (or 'rest' for one-vs-rest)"
+        )
+    if negative is not None and negative != "rest":
+        allowed = positive | {str(v) for v in negative}
+        stray = ~np.isin(labels, list(allowed))
+        if stray.any():
+            i = int(np.flatnonzero(stray)[0])
+            raise DatasetError(
+                f"dataset {name!r} ({source}): label {str(labels[i])!r} at row {i + 1} is in neither labels.positive "
+                f"{sorted(positive)} nor labels.negative {sorted(allowed - positive)}"
+            )
+    return np.where(np.isin(labels, list(positive)), 1, -1)
+
+
 def read_download(name: str, entry: dict[str, Any], folder: Path, options: dict | None = None) -> Dataset:
     """Read the downloaded files of ``entry`` from ``folder`` (the ``raw_dir``; paths as in ``files``)."""
     fmt = entry.get("format")
@@ -230,13 +279,9 @@ def read_download(name: str, entry: dict[str, Any], folder: Path, options: dict 
     for f in opt.get("files", []):
         safe_relative(name, f)
     X, labels, names, ids = READERS[fmt](folder, opt)
-    positive = {str(v) for v in (entry.get("labels") or {}).get("positive", [])}
-    if not positive:
-        raise DatasetError(f"dataset {name!r}: registry entry needs labels.positive")
+    y = _map_labels(name, entry.get("labels") or {}, labels, opt.get("labels_file") or opt.get("file") or opt.get("files"))
     found = set(np.unique(labels).tolist())
-    if not positive & found:
-        raise DatasetError(f"dataset {name!r}: positive label(s) {sorted(positive)} not among the labels {sorted(found)[:10]}")
-    y = np.where(np.isin(labels, list(positive)), 1, -1)
+    positive = {str(v) for v in entry["labels"]["positive"]}
     meta = {
         "source": {
             "kind": "download",

@@ -65,3 +65,34 @@ def build_dataset(
         raise DatasetError(f"dataset {name!r}: unknown kind {kind!r}")
     ds.meta.setdefault("citation", entry.get("citation", ""))
     return ds
+
+
+def prepare_dataset(
+    name: str,
+    entry: dict[str, Any],
+    npz_path: str | Path,
+    json_path: str | Path,
+    *,
+    params: dict[str, Any] | None = None,
+    seed: int = 0,
+    raw_dir: str | Path | None = None,
+    options: dict[str, Any] | None = None,
+    checks: dict[str, str] | None = None,
+    log=None,
+) -> Dataset:
+    """Build, check and save dataset ``name``: the whole of rule ``prepare``.
+
+    Nothing is written unless every check passes (:func:`~.canonical.check_dataset`), and the two
+    files are written atomically, so a rejected dataset leaves no output behind.
+    """
+    from .canonical import check_dataset, save_dataset
+
+    ds = check_dataset(build_dataset(name, entry, params, seed, raw_dir=raw_dir, options=options), **(checks or {}))
+    if log is not None:
+        for w in ds.meta.get("warnings", []):
+            log.warning("dataset %s: %s", name, w)
+        for step in ds.meta.get("preprocessing", []):
+            log.info("dataset %s: %s", name, step)
+        log.info("dataset %s: %d x %d, classes %s", name, *ds.X.shape, ds.class_counts)
+    save_dataset(ds, npz_path, json_path)
+    return ds
