@@ -12,6 +12,7 @@ from svmfs.methods.fisher import FisherScore, fisher_scores
 from svmfs.methods.no_selection import NoSelection
 from svmfs.methods.registry import METHODS, get_method
 from svmfs.methods.svm_rfe import SVMRFE, rfe_schedule
+from svmfs.protocol.classifiers import FINAL_KINDS
 
 
 def test_fisher_score_hand_example():
@@ -54,6 +55,27 @@ def test_svm_rfe_kernel_downdate_equals_recomputing():
     assert np.allclose(ours.weights_, w_full, atol=1e-8)
 
 
+def test_svm_rfe_direct_libsvm_call_agrees_with_svc_fallback(monkeypatch):
+    """The kernel route's private libsvm call is in use and gives SVC.fit's ranking and weights bit for bit."""
+    import svmfs.methods.svm_rfe as mod
+
+    X, y, _ = mit_example1(n=40, p=60, k0=5, rho=0.3, seed=2)
+    fast = SVMRFE(C=0.5, step=0.2, switch_at=20, solver="kernel").fit(X, y)
+    assert fast.diagnostics_["message"] == f"{fast.n_iter_ - 1} direct libsvm fits, 1 SVC fits"
+
+    class ChangedAPI:  # a future scikit-learn whose private binding no longer takes these arguments
+        def set_verbosity_wrap(self, v):
+            pass
+
+        def fit(self, *args, **kwargs):
+            raise TypeError("fit() got an unexpected keyword argument")
+
+    monkeypatch.setattr(mod, "_libsvm", ChangedAPI())
+    slow = SVMRFE(C=0.5, step=0.2, switch_at=20, solver="kernel").fit(X, y)
+    assert slow.diagnostics_["message"] == f"0 direct libsvm fits, {slow.n_iter_} SVC fits"
+    assert np.array_equal(fast.ranking_, slow.ranking_) and np.array_equal(fast.weights_, slow.weights_)
+
+
 def test_svm_rfe_recovers_mit_example1_relevant_set():
     X, y, rel = mit_example1(n=100, p=200, k0=10, rho=0.0, seed=3)
     sel = SVMRFE(C=0.1, n_features_to_select=10, step=0.2, switch_at=50).fit(X, y)
@@ -79,7 +101,7 @@ def test_check_estimator(est):
 def test_registry_entries_load():
     for name, spec in METHODS.items():
         cls = spec.load()
-        assert spec.final in ("linear", "poly", "rbf"), name
+        assert spec.final in FINAL_KINDS, name
         if spec.truncation:
             assert cls.ranks_all_features, f"{name}: truncation needs a full ranking"
     with pytest.raises(KeyError, match="unknown method 'nope'"):

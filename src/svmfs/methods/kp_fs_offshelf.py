@@ -15,6 +15,8 @@ isotropic at v0 = sqrt(2 gamma_ini), and C (when ``None``) is chosen, by the sam
 Algorithm 1 (section 4.3 gives a grid for C but not how v0 is set); feature j is selected when its
 equivalent gamma_j = v_j^2 / 2 exceeds ``threshold`` (1e-2), the criterion MM-FS uses, so both
 methods threshold the same kernel scale. (15) is written as in the paper, without the 1/2 of (14).
+``kernel_widths_`` = ``scores_`` = v^2 / 2 (gamma_j of kernel (13)) for the workflow's "anisotropic" final
+classifier on the selected features.
 
 Note: K(0) = e e' and y'alpha = 0, so v = 0 attains F = 0, the global minimum of (15) for every alpha;
 Ipopt returns a local minimum near its start, which is what the alternation relies on.
@@ -125,6 +127,7 @@ class KPFSOffShelf(BaseSelector):
         gamma_eq = 0.5 * v * v
         self.weights_ = v
         self.scores_ = gamma_eq
+        self.kernel_widths_ = gamma_eq
         self.ranking_ = ranking_from_scores(gamma_eq)
         self.support_ = gamma_eq > self.threshold
         self.n_iter_ = rounds

@@ -29,8 +29,13 @@ Choices where the paper is open:
 - ``ranking_``: features still in at the end first, by decreasing v; then eliminated ones, later
   eliminations first and, within one iteration's batch, larger v^t first (the paper's section 7 rule).
 
-After ``fit``: ``weights_`` = v, ``support_`` = v > 0, ``diagnostics_["v_change"]`` = the list of
-||v^{t+1} - v^t||_1 per iteration, ``diagnostics_["n_selected"]`` the matching support sizes.
+After ``fit``: ``weights_`` = v, ``support_`` = v > 0, ``kernel_widths_`` = v^2 / 2 = 1 / (2 sigma_j^2),
+the gamma_j of exp(-sum_j gamma_j (x_j - z_j)^2) that equals kernel (11) (0 for eliminated features),
+used by the workflow's "anisotropic" final classifier (the paper's final SVM with the widths found;
+its C is tuned by the workflow's inner CV, ``C_`` is the C of Algorithm 1), ``diagnostics_["v_change"]``
+= the list of ||v^{t+1} - v^t||_1 per iteration, ``diagnostics_["n_selected"]`` the matching support
+sizes. (:class:`~svmfs.methods.kp_svm_rank.KPSVMRank` inherits these widths, of Algorithm 1's run: a
+feature put back by its truncation has width 0, so that method keeps an isotropic final SVM.)
 """
 
 from __future__ import annotations
@@ -113,6 +118,7 @@ class KPSVM(BaseSelector):
         )
         self.C_, self.v0_ = C, v0
         self.weights_ = run["v"]
+        self.kernel_widths_ = 0.5 * run["v"] ** 2
         self.ranking_ = run["ranking"]
         self.n_iter_ = len(run["v_change"])
         self.support_ = run["v"] > 0

@@ -12,9 +12,15 @@ Algorithm 1 on the data given to ``fit`` (the paper's S~):
 
 Choices where the paper leaves room: ties in step 1 go to the first (C, gamma) in grid order (C and
 gamma ascending); Algorithm 1's last step (re-solving (10) with the anisotropic gamma) is not part of the
-selector: the workflow refits its final Gaussian SVM ("rbf") on the selected features. ``C`` and
-``gamma_ini`` may be fixed to skip step 1. Ipopt's "solved to acceptable level" is status "acceptable";
-any other non-success keeps the last iterate (all features when it is not finite).
+selector: the workflow's "anisotropic" final classifier (:mod:`svmfs.protocol.classifiers`) re-solves (10)
+with kernel (13) and ``kernel_widths_`` on the selected features, its C tuned by the workflow's inner CV
+(over ``final_classifier.anisotropic.C``; C* of step 1 is ``C_``). ``C`` and ``gamma_ini`` may be fixed
+to skip step 1. Ipopt's "solved to acceptable level" is status "acceptable"; any other non-success keeps
+the last iterate (all features when it is not finite; ``kernel_widths_`` is then the isotropic start
+gamma_ini, the NO-FS kernel).
+
+After ``fit``: ``weights_`` = ``scores_`` = gamma (inf when the NLP returned non-finite values),
+``kernel_widths_`` = the gamma_j of kernel (13), ``C_``, ``gamma_ini_``.
 """
 
 from __future__ import annotations
@@ -116,8 +122,10 @@ class MMFS(BaseSelector):
 
             res = solve_mmfs_pyomo(X, y, C, self.C2, start, max_size=self.pyomo_max_size, **kw)
         # clipped at 0 (Ipopt's bound relaxation may leave -1e-8); not finite -> keep every feature
-        gamma = np.maximum(res.gamma, 0.0) if np.all(np.isfinite(res.gamma)) else np.full(M, np.inf)
+        finite = np.all(np.isfinite(res.gamma))
+        gamma = np.maximum(res.gamma, 0.0) if finite else np.full(M, np.inf)
         self.weights_ = gamma
+        self.kernel_widths_ = gamma if finite else np.full(M, float(gamma_ini))
         self.scores_ = gamma
         self.ranking_ = ranking_from_scores(gamma)
         self.support_ = gamma > self.threshold

@@ -18,7 +18,8 @@ class MethodSpec:
     Attributes
     ----------
     target : "module:Class" below ``svmfs.methods``.
-    final : the classifier refitted on the selected features: ``"linear"``, ``"poly"`` or ``"rbf"`` SVM.
+    final : the classifier refitted on the selected features: ``"linear"``, ``"poly"`` or ``"rbf"`` SVM, or
+        ``"anisotropic"``: the Gaussian SVM with the selector's fitted ``kernel_widths_`` (only C tuned).
     default_grid : inner-CV grid used when the campaign gives none (parameter -> list of values).
     settings : parameters that may be swept as job-level settings (one job per value).
     truncation : the size parameter read off ``ranking_`` without refitting (for ranking methods).
@@ -111,20 +112,20 @@ METHODS: dict[str, MethodSpec] = {
     # --- MM-FS and KP-FS off-the-shelf (Ipopt NLPs; C and the start width tuned inside fit) ---
     "mm_fs": MethodSpec(
         "mm_fs:MMFS",
-        "rbf",
+        "anisotropic",
         settings=("C2",),
         paper="Jimenez-Cordero, Morales & Pineda (2021), problem (20), Algorithm 1",
     ),
     "kp_fs_offshelf": MethodSpec(
         "kp_fs_offshelf:KPFSOffShelf",
-        "rbf",
+        "anisotropic",
         settings=("C", "C2"),
         paper="Maldonado, Weber & Basak (2011), eqs. 11-15; off-the-shelf as in Jimenez-Cordero et al. (2021), 4.3",
     ),
     # --- KP-SVM and kernel RFE (Maldonado) ---
     "kp_svm": MethodSpec(
         "kp_svm:KPSVM",
-        "rbf",
+        "anisotropic",
         settings=("C2",),
         paper="Maldonado, Weber & Basak (2011), Algorithm 1 (section 4.2), eqs. 11, 13-16; C, v0 by isotropic CV in fit",
     ),

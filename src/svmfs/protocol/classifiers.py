@@ -1,11 +1,56 @@
-"""The final classifier refitted on the selected features: a linear, polynomial or Gaussian SVM."""
+"""The final classifier refitted on the selected features: a linear, polynomial, Gaussian or anisotropic
+Gaussian SVM.
+
+``"anisotropic"`` is the SVM with the selector's own kernel (13) of Jimenez-Cordero et al. (2021),
+K(x, z) = exp(-sum_j gamma_j (x_j - z_j)^2), with the per-feature widths gamma_j the selector exposes
+as ``kernel_widths_`` (MM-FS: the gamma of (20); KP-SVM / KP-FS: gamma_j = v_j^2 / 2 = 1 / (2 sigma_j^2)),
+restricted to the selected features; only C is tuned (grid ``final_classifier.anisotropic.C``). This is
+the last step of MM-FS's Algorithm 1 (re-solve (10) with the gamma found) and KP-SVM's final model.
+Choices: the features below the selector's threshold are dropped (the paper keeps their small gamma_j
+in (10)); in :func:`~svmfs.protocol.tuning.tune_final` every inner fold uses the widths of the selector
+fitted on the whole training side, as it uses that selector's support (the selection, widths included,
+was already chosen by its own inner CV; refitting it per inner fold would cost N more selector fits),
+while :func:`~svmfs.protocol.tuning.tune_selector` uses each inner fold's own fitted widths.
+"""
 
 from __future__ import annotations
 
 import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.dummy import DummyClassifier
 from sklearn.model_selection import ParameterGrid
 from sklearn.svm import SVC
+
+from ..solvers.mmfs_nlp import aniso_kernel
+
+#: Values of a registry entry's ``final`` (MethodSpec.final).
+FINAL_KINDS = ("linear", "poly", "rbf", "anisotropic")
+
+
+class AnisotropicSVC(ClassifierMixin, BaseEstimator):
+    """C-SVM (libsvm, precomputed Gram matrix) with the fixed anisotropic Gaussian kernel (13).
+
+    ``widths``: gamma_j >= 0 of exp(-sum_j gamma_j (x_j - z_j)^2), one per column of the X given to fit.
+    """
+
+    def __init__(self, C=1.0, widths=None):
+        self.C = C
+        self.widths = widths
+
+    def fit(self, X, y):
+        self.X_fit_ = np.asarray(X, dtype=float)
+        self.svc_ = SVC(C=self.C, kernel="precomputed").fit(aniso_kernel(self.X_fit_, self.widths), y)
+        self.classes_ = self.svc_.classes_
+        return self
+
+    def _gram(self, X):
+        return aniso_kernel(np.asarray(X, dtype=float), self.widths, self.X_fit_)
+
+    def decision_function(self, X):
+        return self.svc_.decision_function(self._gram(X))
+
+    def predict(self, X):
+        return self.svc_.predict(self._gram(X))
 
 
 def final_grid(kind: str, cfg: dict) -> list[dict]:
@@ -16,18 +61,25 @@ def final_grid(kind: str, cfg: dict) -> list[dict]:
         return list(ParameterGrid({"C": cfg["rbf"]["C"], "gamma": cfg["rbf"]["gamma"]}))
     if kind == "poly":
         return list(ParameterGrid({"C": cfg["poly"]["C"], "degree": cfg["poly"]["degree"]}))
-    raise ValueError(f"final classifier must be 'linear', 'poly' or 'rbf', got {kind!r}")
+    if kind == "anisotropic":
+        return list(ParameterGrid({"C": cfg["anisotropic"]["C"]}))
+    raise ValueError(f"final classifier must be one of {FINAL_KINDS}, got {kind!r}")
 
 
-def make_final(kind: str, params: dict, n_selected: int, cfg: dict):
+def make_final(kind: str, params: dict, n_selected: int, cfg: dict, widths=None):
     """An unfitted SVC; with ``gamma_per_feature`` the RBF width is gamma / (number of features).
 
     The polynomial kernel is (x.z / n_selected + 1)^degree (scikit-learn's gamma = 1/n, coef0 = 1).
+    ``"anisotropic"`` needs ``widths``, the selector's gamma_j on the selected features.
     """
     if n_selected == 0:
         return DummyClassifier(strategy="most_frequent")
     if kind == "linear":
         return SVC(kernel="linear", C=params["C"])
+    if kind == "anisotropic":
+        if widths is None or len(widths) != n_selected:
+            raise ValueError("final classifier 'anisotropic' needs the selector's kernel_widths_ (one per feature)")
+        return AnisotropicSVC(C=params["C"], widths=np.asarray(widths, dtype=float))
     if kind == "poly":
         return SVC(kernel="poly", C=params["C"], degree=int(params["degree"]), gamma=1.0 / n_selected, coef0=1.0)
     gamma = params["gamma"]
@@ -36,10 +88,15 @@ def make_final(kind: str, params: dict, n_selected: int, cfg: dict):
     return SVC(kernel="rbf", C=params["C"], gamma=gamma)
 
 
-def fit_predict(kind, params, cfg, X_fit, y_fit, X_eval, support):
-    """Fit the final classifier on the selected columns; return (predictions, decision scores)."""
+def fit_predict(kind, params, cfg, X_fit, y_fit, X_eval, support, widths=None):
+    """Fit the final classifier on the selected columns; return (predictions, decision scores).
+
+    ``widths``: the selector's ``kernel_widths_`` over all features (used by ``"anisotropic"`` only).
+    """
     support = np.asarray(support, dtype=bool)
-    clf = make_final(kind, params, int(support.sum()), cfg)
+    if widths is not None:
+        widths = np.asarray(widths, dtype=float)[support]
+    clf = make_final(kind, params, int(support.sum()), cfg, widths)
     clf.fit(X_fit[:, support], y_fit)
     Xe = X_eval[:, support]
     pred = clf.predict(Xe)

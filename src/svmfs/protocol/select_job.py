@@ -4,7 +4,8 @@
 3. tune the method's grid by inner CV on the training side only; 4. fit the method on the whole
 training side; 5. tune the final classifier on the selected features by inner CV, refit it on the
 training side and score the test side once (or, for the kp_svm protocol, the mean over the test
-side's fit/test resamples); 6. return the record (selection, ranking, weights, chosen parameters,
+side's fit/test resamples; the anisotropic final classifier keeps the training-side selector's widths
+there, as it keeps its support); 6. return the record (selection, ranking, weights, chosen parameters,
 metrics, recall of the true relevant features, times, solver diagnostics).
 """
 
@@ -88,22 +89,23 @@ def run_select_job(
     selector = make(**tuned.selector_params).fit(Xtr, ytr)
     fit_time = time.perf_counter() - t0
     support = selector.get_support()
+    widths = getattr(selector, "kernel_widths_", None)  # anisotropic final classifier
 
     # 5. final classifier: own inner-CV tuning on the selected features, one look at the test side
-    final = tune_final(final_kind, final_cfg, Xtr, ytr, support, cv)
-    train_pred, _ = fit_predict(final_kind, final["params"], final_cfg, Xtr, ytr, Xtr, support)
+    final = tune_final(final_kind, final_cfg, Xtr, ytr, support, cv, widths)
+    train_pred, _ = fit_predict(final_kind, final["params"], final_cfg, Xtr, ytr, Xtr, support, widths)
     if "evaluation" in fold:  # Maldonado et al. protocol: mean over the test side's resamples
         per = []
         for res in fold["evaluation"]:
             fit_rows, ev_rows = np.asarray(res["fit"]), np.asarray(res["test"])
             Xf = fit_transform_rows(X, fit_rows, fit_rows, norm["method"])
             Xe = fit_transform_rows(X, fit_rows, ev_rows, norm["method"])
-            pred, score = fit_predict(final_kind, final["params"], final_cfg, Xf, y[fit_rows], Xe, support)
+            pred, score = fit_predict(final_kind, final["params"], final_cfg, Xf, y[fit_rows], Xe, support, widths)
             per.append(_metrics(y[ev_rows], pred, score))
         test_metrics = {k: float(np.mean([m[k] for m in per])) for k in per[0]}
         n_test = int(np.mean([len(r["test"]) for r in fold["evaluation"]]))
     else:
-        pred, score = fit_predict(final_kind, final["params"], final_cfg, Xtr, ytr, Xte, support)
+        pred, score = fit_predict(final_kind, final["params"], final_cfg, Xtr, ytr, Xte, support, widths)
         test_metrics = _metrics(yte, pred, score)
         n_test = len(test)
 
@@ -138,7 +140,7 @@ def run_select_job(
         "tune_time_s": tune_time,
         "seed": int(seed),
     }
-    for attr in ("ranking_", "scores_", "weights_"):
+    for attr in ("ranking_", "scores_", "weights_", "kernel_widths_"):
         if hasattr(selector, attr):
             rec[attr.rstrip("_")] = np.asarray(getattr(selector, attr)).tolist()
     extra = {k: v for k, v in selector.diagnostics_.items() if k not in ("status", "message", "objective", "n_iter", "time_s")}

@@ -6,6 +6,10 @@ grid (the selected subset is judged by the classifier that will use it). Ranking
 every size of the ``truncation`` grid is read off the same ranking. Ties in mean inner accuracy go
 to the smaller mean number of selected features (MIT 9.520 project: "ties -> smallest support"),
 then to the earlier grid point, so the choice is deterministic.
+
+The anisotropic final classifier uses the selector's ``kernel_widths_``: in :func:`tune_selector` those
+of the selector fitted on each inner fold; in :func:`tune_final` the ``widths`` of the selector fitted
+on the whole training side, in every inner fold, as its ``support`` (see :mod:`.classifiers`).
 """
 
 from __future__ import annotations
@@ -72,13 +76,14 @@ def tune_selector(
         for si, sp in enumerate(sel_points):
             extra = {truncation: None} if sizes is not None else {}
             sel = make_selector(**sp, **extra).fit(X[tr], y[tr])
+            widths = getattr(sel, "kernel_widths_", None)
             if sizes is not None:
                 supports = [(k, sel.support_for_size(k)) for k in sizes]
             else:
                 supports = [(None, sel.get_support())]
             for k, sup in supports:
                 for fi, fp in enumerate(fin_points):
-                    pred, _ = fit_predict(final_kind, fp, final_cfg, X[tr], y[tr], X[va], sup)
+                    pred, _ = fit_predict(final_kind, fp, final_cfg, X[tr], y[tr], X[va], sup, widths)
                     acc[(si, k, fi)].append(float(np.mean(pred == y[va])))
                     nfeat[(si, k, fi)].append(int(sup.sum()))
     table, best, best_key = [], None, None
@@ -95,13 +100,16 @@ def tune_selector(
     return TuningResult(best["selector"], best["final"], best["accuracy"], len(table), table)
 
 
-def tune_final(final_kind: str, final_cfg: dict, X: np.ndarray, y: np.ndarray, support, cv) -> dict:
-    """Inner-CV choice of the final classifier's parameters on the selected features."""
+def tune_final(final_kind: str, final_cfg: dict, X: np.ndarray, y: np.ndarray, support, cv, widths=None) -> dict:
+    """Inner-CV choice of the final classifier's parameters on the selected features.
+
+    ``widths``: the training-side selector's ``kernel_widths_`` (anisotropic final), fixed in every fold.
+    """
     points = final_grid(final_kind, final_cfg)
     scores = []
     for fp in points:
         s = [
-            np.mean(fit_predict(final_kind, fp, final_cfg, X[tr], y[tr], X[va], support)[0] == y[va])
+            np.mean(fit_predict(final_kind, fp, final_cfg, X[tr], y[tr], X[va], support, widths)[0] == y[va])
             for tr, va in cv.split(X, y)
         ]
         scores.append(float(np.mean(s)))
