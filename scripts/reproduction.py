@@ -1,4 +1,4 @@
-"""Rule reproduction: published figures next to ours (table and Markdown reproduction report)."""
+"""Rule reproduction: published figures next to ours (CSV, Markdown and LaTeX tables, and the Markdown reproduction report)."""
 
 import pandas as pd
 
@@ -8,4 +8,4 @@ from svmfs.jobs import job_context
 with job_context(snakemake.log[0]):
     p, o = snakemake.params, snakemake.output
     table = reproduction_table(pd.read_parquet(snakemake.input.parquet), list(p.papers))
-    write_reproduction(table, p.campaign, o.csv, o.md, o.report)
+    write_reproduction(table, p.campaign, o.csv, o.md, o.report, o.tex)

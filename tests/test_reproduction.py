@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from svmfs.analysis.reproduction import published, reproduction_markdown, reproduction_table
+from svmfs.analysis.reproduction import published, reproduction_markdown, reproduction_table, reproduction_latex
 
 
 def _records():
@@ -78,3 +78,11 @@ def test_every_published_entry_is_well_formed():
         "rinaldi2010": 9 * 6 + 9 + 6, "jimenez2021": 7 * 4 + 4 * 11, "mit9520": 10 * 3 * 2,
         "catala_martin": 3 * 3 + 7 * 5 * 2 + 4 + 3, "maldonado2011": 4 * 3 + 4 * 5,
     }
+
+
+def test_latex_has_one_booktabs_table_per_published_table():
+    t = reproduction_table(_records(), ["rinaldi2010"])
+    tex = reproduction_latex(t)
+    assert tex.count(r"\begin{table}") == t.groupby(["paper", "table"]).ngroups == tex.count(r"\toprule")
+    assert r"colon & svm\_linear & default & test\_accuracy & 88.33 & 87.50 $\pm$ 17.68 & -0.83 & reproduced \\" in tex
+    assert "rinaldi2010, Tables 1-2" in tex

@@ -148,6 +148,7 @@ rule reproduction:
             category="Reproduction",
         ),
         md=f"{OUT}/tables/reproduction.md",
+        tex=f"{OUT}/tables/reproduction.tex",
         report=f"{OUT}/report/reproduction.md",
     log:
         f"{OUT}/logs/reproduction.log",

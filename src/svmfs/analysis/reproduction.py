@@ -142,9 +142,33 @@ def reproduction_markdown(table: pd.DataFrame, campaign: str) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
-def write_reproduction(table: pd.DataFrame, campaign: str, csv: str, md: str, report: str) -> None:
-    """CSV (every entry), a Markdown table of the reproduced rows, and the full report."""
+def reproduction_latex(table: pd.DataFrame) -> str:
+    """One booktabs table per published table: published, ours (mean $\\pm$ sd), difference, status."""
+    from .tables import to_latex_booktabs
+
+    parts = []
+    for (paper, tab), t in table.groupby(["paper", "table"], sort=False):
+        disp = pd.DataFrame(
+            {
+                "dataset": t["dataset"],
+                "method": t["method"],
+                "setting": [_fmt(v) for v in t["setting"]],
+                "metric": t["metric"],
+                "published": [_fmt(p) + (f" ± {_fmt(sd)}" if _fmt(sd) else "") for p, sd in zip(t["published"], t["published_sd"])],
+                "ours": [_fmt(o) + (f" ± {_fmt(sd)}" if _fmt(sd) else "") for o, sd in zip(t["ours"], t["ours_sd"])],
+                "difference": [_fmt(d) for d in t["difference"]],
+                "status": t["status"],
+            }
+        )
+        parts.append(to_latex_booktabs(disp, f"{paper}, {tab}: published figures and this campaign's (difference = ours - published)."))
+    return "\n".join(parts)
+
+
+def write_reproduction(table: pd.DataFrame, campaign: str, csv: str, md: str, report: str, tex: str | None = None) -> None:
+    """CSV (every entry), Markdown and LaTeX tables of the reproduced rows, and the full report."""
     atomic_write_text(csv, table.to_csv(index=False, float_format=FLOAT_FORMAT, lineterminator="\n"))
     done = table[table["status"] == "reproduced"][["paper", "table", "dataset", "method", "setting", "metric", "published", "ours", "difference"]]
     atomic_write_text(md, done.to_markdown(index=False, floatfmt=".2f") + "\n")
+    if tex is not None:
+        atomic_write_text(tex, reproduction_latex(table))
     atomic_write_text(report, reproduction_markdown(table, campaign))
