@@ -18,6 +18,16 @@ K <- K - X_R X_R^T, instead of touching all remaining columns again; w_A = sum_i
 The kernel is recomputed from scratch whenever the active set has halved, so rounding does not
 accumulate. ``solver="liblinear"`` uses LinearSVC (hinge loss, penalised intercept) as sklearn's
 RFE(LinearSVC) does.
+
+Per-step overhead: on a 72 x 72 kernel libsvm itself takes ~0.07 ms, SVC.fit's input validation
+~0.6 ms. The kernel route therefore calls scikit-learn's libsvm binding ``sklearn.svm._libsvm.fit``
+directly, with exactly the arguments SVC(kernel="precomputed") passes (labels encoded 0/1, dual
+coefficients negated as SVC does for two classes), so the ranking is unchanged. Risk: ``_libsvm`` is
+private (signature stable from scikit-learn 1.1 to 1.9.1, the version pinned in constraints.txt); if
+it is missing or its call fails, the route falls back to SVC.fit for the rest of the fit, same
+result, slower (tests/test_methods_core.py checks that the direct call is in use and agrees). The
+fits after the first (which validates the parameters) run under scikit-learn's public
+``config_context(assume_finite=True, skip_parameter_validation=True)``.
 """
 
 from __future__ import annotations
@@ -25,7 +35,13 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from sklearn import config_context
 from sklearn.svm import SVC, LinearSVC
+
+try:  # private libsvm binding of scikit-learn: see "Per-step overhead" above
+    from sklearn.svm import _libsvm
+except ImportError:  # pragma: no cover - a future scikit-learn
+    _libsvm = None
 
 from .base import BaseSelector, support_from_ranking
 
@@ -85,18 +101,21 @@ class SVMRFE(BaseSelector):
         ranking = np.zeros(p, dtype=np.int64)
         next_rank = p
         iters = 0
-        self.weights_ = weights(active).copy()
-        for n_remove in rfe_schedule(p, self.step, self.switch_at):
-            w = weights(active) if iters else self.weights_
-            order = np.lexsort((-active, np.abs(w)))  # smallest |w| first; ties: higher index first
-            removed = order[:n_remove]
-            for j in removed:
-                ranking[active[j]] = next_rank
-                next_rank -= 1
-            weights.remove(active[removed])
-            active = np.delete(active, removed)
-            iters += 1
+        self.weights_ = weights(active).copy()  # validates the parameters: later fits skip it
+        with config_context(assume_finite=True, skip_parameter_validation=True):
+            for n_remove in rfe_schedule(p, self.step, self.switch_at):
+                w = weights(active) if iters else self.weights_
+                order = np.lexsort((-active, np.abs(w)))  # smallest |w| first; ties: higher index first
+                removed = order[:n_remove]
+                ranking[active[removed]] = next_rank - np.arange(n_remove)
+                next_rank -= n_remove
+                weights.remove(active[removed])
+                active = np.delete(active, removed)
+                iters += 1
         ranking[active] = 1
+        if solver == "kernel":
+            fits = weights.fits
+            self.diagnostics_["message"] = f"{fits['libsvm']} direct libsvm fits, {fits['SVC']} SVC fits"
         self.ranking_ = ranking
         self.n_iter_ = iters
         self.support_ = support_from_ranking(ranking, self.n_features_to_select)
@@ -123,10 +142,31 @@ class _KernelWeights:
         self.K = X @ X.T
         self.n_at_recompute = X.shape[1]
         self.active = np.ones(X.shape[1], dtype=bool)
+        self.direct = _libsvm is not None
+        self.y01 = (y > 0).astype(np.float64)  # SVC's label encoding: index into classes_ = [-1, 1]
+        self.fits = {"libsvm": 0, "SVC": 0}
 
     def __call__(self, active):
+        support, dual_coef = self._dual()
+        return (dual_coef @ self.X[support][:, active]).ravel()
+
+    def _dual(self):
+        """Support indices and alpha_i y_i of the C-SVC on the precomputed kernel self.K."""
+        if self.direct and self.fits["SVC"]:  # the first fit goes through SVC: parameter validation
+            try:
+                _libsvm.set_verbosity_wrap(0)
+                support, _, _, dual_coef, *_ = _libsvm.fit(
+                    self.K, self.y01, svm_type=0, kernel="precomputed", degree=3, gamma=0.0, coef0=0.0,
+                    tol=1e-3, C=float(self.C), nu=0.0, epsilon=0.0, class_weight=np.ones(2),
+                    sample_weight=np.empty(0), shrinking=1, probability=0, cache_size=200.0, max_iter=-1,
+                    random_seed=0)  # fmt: skip
+                self.fits["libsvm"] += 1
+                return support, -dual_coef  # SVC negates dual_coef_ for two classes
+            except (TypeError, ValueError, AttributeError):  # the private API changed: public route
+                self.direct = False
         svc = SVC(kernel="precomputed", C=self.C).fit(self.K, self.y)
-        return (svc.dual_coef_ @ self.X[svc.support_][:, active]).ravel()
+        self.fits["SVC"] += 1
+        return svc.support_, svc.dual_coef_
 
     def remove(self, features):
         self.active[features] = False
