@@ -1,4 +1,4 @@
-"""Rule figures: accuracy vs number of selected features, and run times."""
+"""Rule figures: accuracy vs number of selected features, accuracy vs ||gamma||_1, and run times."""
 
 import pandas as pd
 
@@ -9,4 +9,4 @@ with job_context(snakemake.log[0]):
     o = snakemake.output
     summary = pd.read_csv(snakemake.input.summary)
     timing = pd.read_csv(snakemake.input.timing)
-    write_figures(summary, timing, {"acc_png": o.acc_png, "acc_pdf": o.acc_pdf, "runtime_png": o.runtime_png})
+    write_figures(summary, timing, dict(o.items()))

@@ -68,11 +68,18 @@ rule figures:
             category="Figures",
         ),
         acc_pdf=f"{OUT}/figures/accuracy_vs_features.pdf",
+        width_png=report(
+            f"{OUT}/figures/width_frontier.png",
+            caption="../report/width_frontier.rst",
+            category="Figures",
+        ),
+        width_pdf=f"{OUT}/figures/width_frontier.pdf",
         runtime_png=report(
             f"{OUT}/figures/runtime.png",
             caption="../report/runtime.rst",
             category="Figures",
         ),
+        runtime_pdf=f"{OUT}/figures/runtime.pdf",
     log:
         f"{OUT}/logs/figures.log",
     benchmark:

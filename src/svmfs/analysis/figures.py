@@ -36,34 +36,79 @@ def label(method, setting):
     return method if setting == "default" else f"{method} ({setting})"
 
 
+def _panels(n: int, width=4.2, height=3.4):
+    ncol = min(3, n)
+    nrow = int(np.ceil(n / ncol))
+    fig, axes = plt.subplots(nrow, ncol, figsize=(width * ncol, height * nrow), squeeze=False)
+    for ax in list(axes.flat)[n:]:
+        ax.axis("off")
+    return fig, list(axes.flat)[:n]
+
+
+def _legend(fig, style, labels):
+    handles = [plt.Line2D([], [], marker=style[lab][1], color=style[lab][0], ls="-", label=lab) for lab in labels]
+    fig.legend(handles=handles, loc="lower center", ncol=min(len(labels), 5), bbox_to_anchor=(0.5, -0.02 - 0.04 * (len(labels) // 6)))
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
+
+
 def accuracy_vs_features(summary: pd.DataFrame):
-    """One panel per dataset: mean test accuracy against mean number of selected features (log x)."""
+    """One panel per dataset: mean test accuracy against mean number of selected features (log x).
+
+    One colour and marker per method; a method run with several settings (a grid of sizes, of C or
+    of C2) is a line through its settings in order of the number of features, which draws Maldonado
+    et al.'s Figs. 1-5 (error vs number of ranked features) and Jimenez-Cordero et al.'s Fig. 2.
+    """
     datasets = sorted(summary["dataset"].unique())
-    labels = sorted({label(m, s) for m, s in zip(summary["method"], summary["setting"])})
-    style = {lab: (OKABE_ITO[i % 8], MARKERS[i % 8]) for i, lab in enumerate(labels)}
-    ncol = min(3, len(datasets))
-    nrow = int(np.ceil(len(datasets) / ncol))
-    fig, axes = plt.subplots(nrow, ncol, figsize=(4.2 * ncol, 3.4 * nrow), squeeze=False)
-    for ax, ds in zip(axes.flat, datasets):
+    methods = sorted(summary["method"].unique())
+    style = {m: (OKABE_ITO[i % 8], MARKERS[i % 8]) for i, m in enumerate(methods)}
+    fig, axes = _panels(len(datasets))
+    for ax, ds in zip(axes, datasets):
         sub = summary[summary["dataset"] == ds]
-        for _, r in sub.iterrows():
-            lab = label(r["method"], r["setting"])
-            c, mk = style[lab]
-            x, sd = r["n_selected_mean"], 0.0 if pd.isna(r["n_selected_sd"]) else r["n_selected_sd"]
-            acc, asd = r["test_accuracy_mean"], 0.0 if pd.isna(r["test_accuracy_sd"]) else r["test_accuracy_sd"]
-            xerr = [[min(sd, max(x - 1.0, 0.0))], [sd]]  # at least one feature on the log axis
-            yerr = [[asd], [min(asd, 100.0 - acc)]]  # accuracy stays within 100 %
-            ax.errorbar(x, acc, yerr=yerr, xerr=xerr, fmt=mk, color=c, capsize=2, label=lab)
+        for m, pts in sub.groupby("method", sort=True):
+            pts = pts.sort_values(["n_selected_mean", "setting"])
+            c, mk = style[m]
+            x, sd = pts["n_selected_mean"].to_numpy(float), pts["n_selected_sd"].fillna(0.0).to_numpy(float)
+            acc, asd = pts["test_accuracy_mean"].to_numpy(float), pts["test_accuracy_sd"].fillna(0.0).to_numpy(float)
+            xerr = [np.minimum(sd, np.maximum(x - 1.0, 0.0)), sd]  # at least one feature on the log axis
+            yerr = [asd, np.minimum(asd, 100.0 - acc)]  # accuracy stays within 100 %
+            ax.errorbar(x, acc, yerr=yerr, xerr=xerr, fmt=mk + ("-" if len(pts) > 1 else ""), color=c, capsize=2,
+                        ms=4 if len(pts) > 1 else 6, lw=1)
         ax.set_xscale("log")
         ax.set_title(f"{ds} (p = {int(sub['n_features_total'].iloc[0])})")
         ax.set_xlabel("selected features (mean over folds)")
         ax.set_ylabel("test accuracy (%)")
         ax.grid(True, alpha=0.3)
-    for ax in list(axes.flat)[len(datasets):]:
+    _legend(fig, style, methods)
+    return fig
+
+
+def width_frontier(summary: pd.DataFrame):
+    """Test accuracy against ||gamma||_1 of the anisotropic widths, one point per setting
+    (Jimenez-Cordero et al. Fig. 1: MM-FS over C2); a note when no method has widths."""
+    sub = summary.dropna(subset=["kernel_width_l1_mean"]) if "kernel_width_l1_mean" in summary else summary.iloc[0:0]
+    if sub.empty:
+        fig, ax = plt.subplots(figsize=(6.4, 1.2))
         ax.axis("off")
-    handles = [plt.Line2D([], [], marker=style[lab][1], color=style[lab][0], ls="", label=lab) for lab in labels]
-    fig.legend(handles=handles, loc="lower center", ncol=min(len(labels), 5), bbox_to_anchor=(0.5, -0.02 - 0.04 * (len(labels) // 6)))
-    fig.tight_layout(rect=(0, 0.06, 1, 1))
+        ax.text(0.5, 0.5, "no method of this campaign has anisotropic kernel widths (MM-FS, KP-SVM, KP-FS)", ha="center", va="center", fontsize=9)
+        return fig
+    datasets = sorted(sub["dataset"].unique())
+    methods = sorted(sub["method"].unique())
+    style = {m: (OKABE_ITO[i % 8], MARKERS[i % 8]) for i, m in enumerate(methods)}
+    fig, axes = _panels(len(datasets))
+    for ax, ds in zip(axes, datasets):
+        for m, pts in sub[sub["dataset"] == ds].groupby("method", sort=True):
+            pts = pts.sort_values(["kernel_width_l1_mean", "setting"])
+            c, mk = style[m]
+            ax.plot(pts["kernel_width_l1_mean"], pts["test_accuracy_mean"], mk + "-", color=c, ms=4, lw=1)
+            for x, y, s in zip(pts["kernel_width_l1_mean"], pts["test_accuracy_mean"], pts["setting"]):
+                if s != "default":
+                    ax.annotate(s.split("-", 1)[-1], (x, y), textcoords="offset points", xytext=(3, 3), fontsize=6, color=c)
+        ax.set_xscale("symlog", linthresh=1e-2)
+        ax.set_title(ds)
+        ax.set_xlabel("||gamma||_1 (mean over folds)")
+        ax.set_ylabel("test accuracy (%)")
+        ax.grid(True, alpha=0.3)
+    _legend(fig, style, methods)
     return fig
 
 
@@ -88,4 +133,6 @@ def runtime_figure(timing: pd.DataFrame):
 
 def write_figures(summary: pd.DataFrame, timing: pd.DataFrame, out: dict[str, str | Path]) -> None:
     save_figure(accuracy_vs_features(summary), out["acc_png"], out.get("acc_pdf"))
+    if "width_png" in out:
+        save_figure(width_frontier(summary), out["width_png"], out.get("width_pdf"))
     save_figure(runtime_figure(timing), out["runtime_png"], out.get("runtime_pdf"))

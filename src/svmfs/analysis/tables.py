@@ -17,7 +17,8 @@ KEYS = ["dataset", "method", "setting"]
 
 
 def summary_table(records: pd.DataFrame) -> pd.DataFrame:
-    """Mean and sd over folds of test accuracy (%), balanced accuracy, AUC, features, recall, failures."""
+    """Mean and sd over folds of test accuracy (%), balanced accuracy, AUC, features, recall, the
+    anisotropic widths' ||gamma||_1 (where the method has them), failures."""
     df = records.copy()
     df["failed"] = ~df["status"].isin(OK_STATUSES)
     for col in ("test_accuracy", "test_balanced_accuracy", "train_accuracy"):
@@ -38,6 +39,7 @@ def summary_table(records: pd.DataFrame) -> pd.DataFrame:
             "exact_relevant_rate": g["exact_relevant"].apply(
                 lambda s: float(np.mean(s.astype(float))) if s.notna().all() else np.nan
             ),
+            "kernel_width_l1_mean": g["kernel_width_l1"].mean() if "kernel_width_l1" in df else np.nan,
             "failures": g["failed"].sum().astype(int),
             "leaky_normalization": g["leaky_normalization"].any(),
         }

@@ -28,7 +28,7 @@ STABLE_COLUMNS = [
     "status", "message", "n_train", "n_test", "n_features_total", "n_selected",
     "train_accuracy", "test_accuracy", "test_balanced_accuracy", "test_auc",
     "inner_accuracy", "inner_final_accuracy", "n_relevant", "recall_relevant",
-    "precision_relevant", "exact_relevant", "objective", "n_iter", "selected",
+    "precision_relevant", "exact_relevant", "objective", "n_iter", "kernel_width_l1", "selected",
     "selector_params", "final_params", "normalization", "leaky_normalization", "seed", "config_hash",
 ]  # fmt: skip
 VOLATILE_COLUMNS = ["fit_time_s", "tune_time_s", "git_sha", "host", "versions"]
@@ -65,10 +65,16 @@ def provenance(workdir: str | Path = ".") -> dict[str, Any]:
 
 
 def flat_row(record: dict[str, Any]) -> dict[str, Any]:
-    """One table row: scalars as they are, lists and dicts as compact JSON strings."""
+    """One table row: scalars as they are, lists and dicts as compact JSON strings.
+
+    ``kernel_width_l1`` is derived: sum_j gamma_j of the selector's anisotropic widths (MM-FS's
+    ||gamma||_1, Jimenez-Cordero et al. Fig. 1), empty for methods without widths.
+    """
     row = {}
+    widths = record.get("kernel_widths")
+    derived = {"kernel_width_l1": float(sum(widths)) if widths else None}
     for col in STABLE_COLUMNS + VOLATILE_COLUMNS:
-        v = record.get(col)
+        v = record[col] if col in record else derived.get(col)
         if isinstance(v, (list, dict)):
             v = json.dumps(v, sort_keys=True, separators=(",", ":"))
         row[col] = v

@@ -1,0 +1,51 @@
+"""Figures from the summary: a method's settings drawn as one path; the ||gamma||_1 frontier."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from svmfs.analysis.figures import accuracy_vs_features, width_frontier
+from svmfs.analysis.tables import summary_table
+from svmfs.results.record import flat_row
+
+
+def _records():
+    rows = []
+    for setting, widths, acc in (("C2-0.1", [2.0, 1.0, 0.0], 0.9), ("C2-0.7", [0.5, 0.0, 0.0], 0.8)):
+        for fold in range(2):
+            rows.append(flat_row({
+                "dataset": "d", "method": "mm_fs", "setting": setting, "fold": fold, "status": "ok",
+                "n_features_total": 3, "n_selected": int(np.sum(np.array(widths) > 1e-2)), "test_accuracy": acc,
+                "test_balanced_accuracy": acc, "train_accuracy": 1.0, "kernel_widths": [w * (1 + fold) for w in widths],
+                "leaky_normalization": False, "selected": [],
+            }))  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_width_l1_is_derived_per_record_and_averaged_per_setting():
+    assert flat_row({"kernel_widths": [0.5, 0.0, 1.5]})["kernel_width_l1"] == 2.0
+    assert flat_row({"weights": [1.0]})["kernel_width_l1"] is None
+    s = summary_table(_records()).set_index("setting")
+    # folds 0 and 1 scale the widths by 1 and 2: mean l1 = 1.5 * sum(widths)
+    assert s.loc["C2-0.1", "kernel_width_l1_mean"] == pytest.approx(4.5)
+    assert s.loc["C2-0.7", "kernel_width_l1_mean"] == pytest.approx(0.75)
+
+
+def test_settings_of_a_method_are_one_path_in_order_of_features():
+    summary = pd.DataFrame({
+        "dataset": ["d"] * 4, "method": ["fisher"] * 3 + ["svm_rbf"], "setting": ["k-20", "k-2", "k-5", "default"],
+        "test_accuracy_mean": [95.0, 90.0, 92.0, 96.0], "test_accuracy_sd": [1.0, 1.0, 1.0, np.nan],
+        "n_selected_mean": [20.0, 2.0, 5.0, 30.0], "n_selected_sd": [0.0, 0.0, 0.0, np.nan], "n_features_total": [30] * 4,
+    })  # fmt: skip
+    fig = accuracy_vs_features(summary)
+    lines = [ln for ln in fig.axes[0].lines if len(ln.get_xdata()) > 1 and ln.get_linestyle() == "-"]
+    assert len(lines) == 1
+    assert list(lines[0].get_xdata()) == [2.0, 5.0, 20.0] and list(lines[0].get_ydata()) == [90.0, 92.0, 95.0]
+
+
+def test_frontier_plots_accuracy_against_l1_or_says_why_not():
+    fig = width_frontier(summary_table(_records()))
+    (line,) = [ln for ln in fig.axes[0].lines if len(ln.get_xdata()) == 2]
+    assert list(line.get_xdata()) == pytest.approx([0.75, 4.5]) and list(line.get_ydata()) == pytest.approx([80.0, 90.0])
+    empty = width_frontier(summary_table(_records().assign(kernel_width_l1=np.nan)))
+    assert "no method of this campaign has anisotropic kernel widths" in empty.axes[0].texts[0].get_text()
