@@ -38,29 +38,32 @@ class LPResult:
 
 
 def weighted_l1_svm(X, y, cost, C=None, rows=None, time_limit=None) -> LPResult:
-    """Solve the weighted 1-norm SVM LP above; variables are ordered (w, b, z, xi)."""
+    """Solve the weighted 1-norm SVM LP above, with w = u - v, u, v >= 0 in place of z.
+
+    For cost c >= 0 the two forms have the same optimal value and, at an optimal vertex, min(u_j, v_j)
+    = 0, so z = u + v = |w|. Splitting w leaves only the n margin rows (instead of n + 2p), which
+    HiGHS's dual simplex solves 25-30x faster at microarray size (benchmarks/RESULTS.md). Variables are
+    ordered (u, v, b, xi); the vertex count ``n_active`` is over the same number of variables.
+    """
     X = np.asarray(X, dtype=float)
     rows = np.arange(X.shape[0]) if rows is None else np.asarray(rows)
     Xr, yr = X[rows], np.asarray(y, dtype=float)[rows]
     n, p = Xr.shape
+    cost = np.asarray(cost, dtype=float)
+    if np.any(cost < 0):
+        raise ValueError("weighted_l1_svm: the costs c_j must be >= 0 (else the LP is unbounded)")
     soft = C is not None
     n_xi = n if soft else 0
     n_var = 2 * p + 1 + n_xi
-    c = np.concatenate([np.zeros(p + 1), np.asarray(cost, dtype=float), np.full(n_xi, float(C) if soft else 0.0)])
-    # -y_i (x_i.w + b) - xi_i <= -1
-    margin = sp.hstack([sp.csr_matrix(-yr[:, None] * Xr), sp.csr_matrix(-yr[:, None])])
-    blocks = [margin, sp.csr_matrix((n, p))]
+    c = np.concatenate([cost, cost, [0.0], np.full(n_xi, float(C) if soft else 0.0)])
+    # -y_i (x_i.(u - v) + b) - xi_i <= -1
+    yX = yr[:, None] * Xr
+    blocks = [sp.csr_matrix(-yX), sp.csr_matrix(yX), sp.csr_matrix(-yr[:, None])]
     if soft:
         blocks.append(-sp.identity(n, format="csr"))
-    A_margin = sp.hstack(blocks)
-    eye = sp.identity(p, format="csr")
-    zero_b = sp.csr_matrix((p, 1))
-    zero_xi = [sp.csr_matrix((p, n_xi))] if soft else []
-    A_pos = sp.hstack([eye, zero_b, -eye, *zero_xi])  # w - z <= 0
-    A_neg = sp.hstack([-eye, zero_b, -eye, *zero_xi])  # -w - z <= 0
-    A = sp.vstack([A_margin, A_pos, A_neg]).tocsc()
-    b_ub = np.concatenate([-np.ones(n), np.zeros(2 * p)])
-    bounds = [(None, None)] * (p + 1) + [(0, None)] * (p + n_xi)
+    A = sp.hstack(blocks).tocsc()
+    b_ub = -np.ones(n)
+    bounds = [(0, None)] * (2 * p) + [(None, None)] + [(0, None)] * n_xi
     options = {"presolve": True}
     if time_limit is not None:
         options["time_limit"] = float(time_limit)
@@ -68,11 +71,12 @@ def weighted_l1_svm(X, y, cost, C=None, rows=None, time_limit=None) -> LPResult:
     if res.x is None:
         return LPResult(np.zeros(p), 0.0, np.zeros(p), np.zeros(n_xi), np.nan, STATUS.get(res.status, "solver_error"), res.message, 0, n_var)
     x = res.x
-    w, b, z, xi = x[:p], float(x[p]), x[p + 1 : 2 * p + 1], x[2 * p + 1 :]
+    u, v, b, xi = x[:p], x[p : 2 * p], float(x[2 * p]), x[2 * p + 1 :]
     scale = max(1.0, np.abs(x).max())
     tol = 1e-9 * scale
-    n_active = int(np.sum(np.abs(res.slack) <= tol) + np.sum(x[p + 1 :] <= tol))
-    return LPResult(w, b, z, xi, float(res.fun), STATUS.get(res.status, "solver_error"), res.message, n_active, n_var)
+    at_bound = np.concatenate([u, v, xi]) <= tol
+    n_active = int(np.sum(np.abs(res.slack) <= tol) + np.sum(at_bound))
+    return LPResult(u - v, b, u + v, xi, float(res.fun), STATUS.get(res.status, "solver_error"), res.message, n_active, n_var)
 
 
 def support_of(w: np.ndarray, threshold: float) -> np.ndarray:
