@@ -30,6 +30,7 @@ localrules:
     figures,
     reproduction,
     statistics,
+    correlation,
 
 
 rule all:

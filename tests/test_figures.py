@@ -49,3 +49,21 @@ def test_frontier_plots_accuracy_against_l1_or_says_why_not():
     assert list(line.get_xdata()) == pytest.approx([0.75, 4.5]) and list(line.get_ydata()) == pytest.approx([80.0, 90.0])
     empty = width_frontier(summary_table(_records().assign(kernel_width_l1=np.nan)))
     assert "no method of this campaign has anisotropic kernel widths" in empty.axes[0].texts[0].get_text()
+
+
+def test_selection_frequency_and_the_features_shown():
+    from svmfs.analysis.correlation import correlation_figure, selection_frequency, shown_features
+
+    rec = pd.DataFrame({
+        "dataset": ["d"] * 5, "method": ["a", "a", "b", "b", "none"], "setting": ["default"] * 5,
+        "selected": ["[0,2]", "[2]", "[1]", "[1,2]", "[0,1,2]"],
+    })  # fmt: skip
+    freq = selection_frequency(rec, "d", 3)
+    assert list(freq.index) == ["a", "b"]  # "none" keeps everything: not a selection
+    assert freq.loc["a"].tolist() == [0.5, 0.0, 1.0] and freq.loc["b"].tolist() == [0.0, 1.0, 0.5]
+    assert shown_features(freq, 3, max_features=60).tolist() == [0, 1, 2]
+    assert shown_features(freq, 3, max_features=2).tolist() == [1, 2]  # totals 0.5, 1.0, 1.5
+    X = np.random.default_rng(0).normal(size=(20, 3))
+    fig = correlation_figure(X, freq, "d", max_features=2)
+    corr = fig.axes[0].images[0].get_array()
+    assert corr.shape == (2, 2) and corr[0, 1] == pytest.approx(np.corrcoef(X[:, 1], X[:, 2])[0, 1])

@@ -145,6 +145,34 @@ rule statistics:
         "../../scripts/statistics.py"
 
 
+rule correlation:
+    input:
+        npz=f"{OUT}/datasets/{{dataset}}.npz",
+        parquet=f"{OUT}/records.parquet",
+    output:
+        png=report(
+            f"{OUT}/figures/correlation/{{dataset}}.png",
+            caption="../report/correlation.rst",
+            category="Figures",
+            subcategory="Correlation and selection",
+        ),
+        pdf=f"{OUT}/figures/correlation/{{dataset}}.pdf",
+    log:
+        f"{OUT}/logs/correlation/{{dataset}}.log",
+    benchmark:
+        f"{OUT}/benchmarks/correlation/{{dataset}}.tsv"
+    conda:
+        "../../envs/svmfs.yaml"
+    threads: 1
+    resources:
+        mem_mb=config["resources"]["light"]["mem_mb"],
+        runtime=config["resources"]["light"]["runtime"],
+    params:
+        max_features=60,
+    script:
+        "../../scripts/correlation.py"
+
+
 rule reproduction:
     input:
         parquet=f"{OUT}/records.parquet",

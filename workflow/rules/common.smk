@@ -77,6 +77,7 @@ def all_outputs():
         f"{OUT}/tables/friedman.csv",
         f"{OUT}/figures/cd_diagram.png",
         f"{OUT}/figures/stability.png",
+        *[f"{OUT}/figures/correlation/{d}.png" for d in DATASETS],
     ]
 
 
