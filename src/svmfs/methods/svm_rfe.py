@@ -28,6 +28,21 @@ it is missing or its call fails, the route falls back to SVC.fit for the rest of
 result, slower (tests/test_methods_core.py checks that the direct call is in use and agrees). The
 fits after the first (which validates the parameters) run under scikit-learn's public
 ``config_context(assume_finite=True, skip_parameter_validation=True)``.
+
+Warm starts (opt-in ``solver="warm"``): libsvm has no warm start of alpha, so this route solves the
+same dual (min 1/2 a'Qa - e'a, Q = (y y') * K, 0 <= a <= C, y'a = 0) with our own SMO in numpy
+(svmfs.solvers.smo: libsvm's second-order working-set selection, no shrinking) on the downdated
+kernel, started at each elimination from the previous step's alpha, which stays feasible since the
+constraints do not involve the features; G = Q a - e is recomputed once per step. It stops at
+libsvm's default criterion, maximal violation m(a) - M(a) < 1e-3, and ``max_iter`` bounds each solve
+(status "max_iter" if one stops there). ``smo_iter_`` holds the iterations per step. "kernel" stays
+the default: it matches scikit-learn's RFE(SVC(kernel="linear")) ranking bit for bit. The warm route
+reaches the same objective to ~1e-6 relative, but two tol = 1e-3 solutions differ in w (leukemia
+72 x 1000: max |w_libsvm - w_SMO| = 1.3e-5 while the smallest |w_j| are 1.6e-6 apart), so features
+whose |w_j| differ by less than that may leave in another order, and later steps then differ too
+(benchmarks/RESULTS.md, "SVM-RFE with a warm-started SMO"; libsvm at tol 1e-3 and our SMO at tol
+1e-8 differ there as well). On 72 x 1000 warm starts need 2.7-3x fewer SMO iterations than cold
+starts, but a numpy iteration (~25 us) costs more than a whole libsvm solve: 5-7x slower overall.
 """
 
 from __future__ import annotations
@@ -43,6 +58,7 @@ try:  # private libsvm binding of scikit-learn: see "Per-step overhead" above
 except ImportError:  # pragma: no cover - a future scikit-learn
     _libsvm = None
 
+from ..solvers.smo import smo
 from .base import BaseSelector, support_from_ranking
 
 
@@ -75,9 +91,10 @@ class SVMRFE(BaseSelector):
     switch_at : int
         From this many remaining features on, one feature is removed per iteration.
     max_iter : int
-        Iteration limit of each liblinear solve.
-    solver : {"auto", "kernel", "liblinear"}
+        Iteration limit of each liblinear or SMO solve.
+    solver : {"auto", "kernel", "warm", "liblinear"}
         "kernel": libsvm dual on the incrementally downdated linear kernel (unpenalised intercept);
+        "warm": the same dual by our SMO, warm-started from the previous step's alpha;
         "liblinear": LinearSVC; "auto": "kernel" when n_samples <= 5000.
     """
 
@@ -93,9 +110,10 @@ class SVMRFE(BaseSelector):
 
     def _fit(self, X, y):
         solver = self.solver if self.solver != "auto" else ("kernel" if X.shape[0] <= 5000 else "liblinear")
-        if solver not in ("kernel", "liblinear"):
-            raise ValueError(f"solver must be 'auto', 'kernel' or 'liblinear', got {self.solver!r}")
-        weights = _KernelWeights(X, y, self.C) if solver == "kernel" else _LiblinearWeights(X, y, self.C, self.max_iter)
+        routes = {"kernel": _KernelWeights, "warm": _WarmKernelWeights, "liblinear": _LiblinearWeights}
+        if solver not in routes:
+            raise ValueError(f"solver must be 'auto', 'kernel', 'warm' or 'liblinear', got {self.solver!r}")
+        weights = routes[solver](X, y, self.C, self.max_iter)
         p = X.shape[1]
         active = np.arange(p)
         ranking = np.zeros(p, dtype=np.int64)
@@ -116,6 +134,12 @@ class SVMRFE(BaseSelector):
         if solver == "kernel":
             fits = weights.fits
             self.diagnostics_["message"] = f"{fits['libsvm']} direct libsvm fits, {fits['SVC']} SVC fits"
+        elif solver == "warm":
+            self.smo_iter_ = np.array(weights.smo_iter)
+            self.diagnostics_["message"] = f"{len(weights.smo_iter)} SMO solves, {int(self.smo_iter_.sum())} iterations"
+            if weights.unconverged:
+                self.diagnostics_["status"] = "max_iter"
+                self.diagnostics_["message"] += f", {weights.unconverged} stopped at max_iter={self.max_iter}"
         self.ranking_ = ranking
         self.n_iter_ = iters
         self.support_ = support_from_ranking(ranking, self.n_features_to_select)
@@ -137,7 +161,7 @@ class _LiblinearWeights:
 class _KernelWeights:
     """w on the active features from the SVM dual on a downdated linear kernel (see module doc)."""
 
-    def __init__(self, X, y, C):
+    def __init__(self, X, y, C, max_iter=None):
         self.X, self.y, self.C = X, y, C
         self.K = X @ X.T
         self.n_at_recompute = X.shape[1]
@@ -178,3 +202,22 @@ class _KernelWeights:
         else:
             Xr = self.X[:, features]
             self.K -= Xr @ Xr.T
+
+
+class _WarmKernelWeights(_KernelWeights):
+    """The kernel route with our SMO (solvers/smo.py) warm-started from the previous step's alpha."""
+
+    def __init__(self, X, y, C, max_iter, warm_start=True, tol=1e-3):
+        super().__init__(X, y, C)
+        self.max_iter, self.warm_start, self.tol = max_iter, warm_start, tol
+        self.alpha, self.smo_iter, self.unconverged = None, [], 0
+
+    def _dual(self):
+        # alpha stays feasible after a removal (the constraints do not involve the features); smo
+        # recomputes G = Q a - e once from the downdated kernel
+        start = self.alpha if self.warm_start else None
+        self.alpha, n_iter, converged = smo(self.K, self.y, float(self.C), start, tol=self.tol, max_iter=self.max_iter)
+        self.smo_iter.append(n_iter)
+        self.unconverged += not converged
+        support = np.flatnonzero(self.alpha > 0)
+        return support, (self.alpha * self.y)[support][None, :]
