@@ -56,3 +56,12 @@ def test_dataset_method_params_override_the_methods_params(write_config, root):
     })), workdir=root)
     assert job_method_config(cfg, "wdbc", "milp_fs")["params"] == {"B": 10, "M": 200.0, "time_limit": 9.0}
     assert job_method_config(cfg, "mit_example1", "milp_fs")["params"] == {"B": 5, "time_limit": 9.0}
+
+
+def test_per_dataset_params_of_a_disabled_method_are_ignored(write_config, root):
+    """A reduced overlay may disable a method that the full campaign parameterises per dataset."""
+    cfg = load_config(write_config(_merge(BASE, {
+        "datasets": {"wdbc": {"method_params": {"milp_fs": {"B": 10}}}},
+        "methods": {"fisher": {}, "milp_fs": {"enabled": False}},
+    })), workdir=root)
+    assert list(campaign_methods(cfg)) == ["fisher"]

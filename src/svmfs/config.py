@@ -234,12 +234,14 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
             if settings or (other in methods and methods[other].get("settings")):
                 errs.append(f"methods.{name}.match_size_of: methods with settings cannot be matched")
 
-    # per-dataset method params: known, enabled methods and accepted parameters
+    # per-dataset method params: known methods (disabled ones are skipped) and accepted parameters
     for dname, dcfg in config["datasets"].items():
         for mname, params in (dcfg.get("method_params") or {}).items():
             where = f"datasets.{dname}.method_params.{mname}"
+            if mname in (config.get("methods") or {}) and mname not in methods:
+                continue  # disabled (e.g. by a reduced overlay): its per-dataset params are not used
             if mname not in methods:
-                errs.append(f"{where}: {mname!r} is not a method of this campaign (or it is disabled)")
+                errs.append(f"{where}: {mname!r} is not a method of this campaign")
                 continue
             mcfg = methods[mname]
             reg_name = mcfg.get("method", mname)

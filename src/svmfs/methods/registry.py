@@ -113,7 +113,7 @@ METHODS: dict[str, MethodSpec] = {
     "mm_fs": MethodSpec(
         "mm_fs:MMFS",
         "anisotropic",
-        settings=("C2",),
+        settings=("C2", "C"),
         paper="Jimenez-Cordero, Morales & Pineda (2021), problem (20), Algorithm 1",
     ),
     "kp_fs_offshelf": MethodSpec(
