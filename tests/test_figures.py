@@ -67,3 +67,20 @@ def test_selection_frequency_and_the_features_shown():
     fig = correlation_figure(X, freq, "d", max_features=2)
     corr = fig.axes[0].images[0].get_array()
     assert corr.shape == (2, 2) and corr[0, 1] == pytest.approx(np.corrcoef(X[:, 1], X[:, 2])[0, 1])
+
+
+def test_swept_parameter_is_read_from_the_setting_labels():
+    from svmfs.analysis.figures import settings_sweep, swept_parameter
+
+    assert swept_parameter(["C2-0.1", "C2-10", "C2-1e-3"]) == ("C2", [0.1, 10.0, 0.001])
+    assert swept_parameter(["n_features_to_select-5", "n_features_to_select-20"]) == ("n_features_to_select", [5.0, 20.0])
+    assert swept_parameter(["C-1_C2-0.5", "C-1_C2-0.7"]) is None  # two parameters: no single axis
+    assert swept_parameter(["default"]) is None and swept_parameter(["C2-0.1", "beta-5"]) is None
+    summary = pd.DataFrame({
+        "dataset": ["d"] * 3, "method": ["kp_svm"] * 3, "setting": ["C2-100", "C2-1", "C2-10"],
+        "test_accuracy_mean": [70.0, 84.0, 82.0], "test_accuracy_sd": [1.0] * 3, "n_selected_mean": [26.0, 2000.0, 895.0],
+    })  # fmt: skip
+    fig = settings_sweep(summary)
+    acc = [ln for ln in fig.axes[0].lines if len(ln.get_xdata()) == 3][0]
+    assert list(acc.get_xdata()) == [1.0, 10.0, 100.0] and list(acc.get_ydata()) == [84.0, 82.0, 70.0]
+    assert fig.axes[0].get_xscale() == "log" and fig.axes[0].get_xlabel() == "C2"

@@ -74,6 +74,12 @@ rule figures:
             category="Figures",
         ),
         width_pdf=f"{OUT}/figures/width_frontier.pdf",
+        sweep_png=report(
+            f"{OUT}/figures/settings_sweep.png",
+            caption="../report/settings_sweep.rst",
+            category="Figures",
+        ),
+        sweep_pdf=f"{OUT}/figures/settings_sweep.pdf",
         runtime_png=report(
             f"{OUT}/figures/runtime.png",
             caption="../report/runtime.rst",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import matplotlib
@@ -112,6 +113,48 @@ def width_frontier(summary: pd.DataFrame):
     return fig
 
 
+_SETTING = re.compile(r"^(?P<param>[A-Za-z][A-Za-z0-9_]*)-(?P<value>[-+]?[0-9.]+(?:[eE][-+]?[0-9]+)?)$")
+
+
+def swept_parameter(settings) -> tuple[str, list[float]] | None:
+    """(parameter, values) when every setting label is ``<param>-<number>`` for one parameter."""
+    parsed = [_SETTING.match(str(s)) for s in settings]
+    if len(parsed) < 2 or not all(parsed) or len({m["param"] for m in parsed}) != 1:
+        return None
+    return parsed[0]["param"], [float(m["value"]) for m in parsed]
+
+
+def settings_sweep(summary: pd.DataFrame):
+    """Accuracy and number of selected features against the one parameter a method sweeps as
+    settings, one panel per (dataset, method): Maldonado et al.'s section-6 study (Figs. 6-10:
+    C2, beta, gamma, eps, v0 varied one at a time) and Jimenez-Cordero et al.'s accuracy over C2."""
+    panels = []
+    for (ds, m), g in summary.groupby(["dataset", "method"], sort=True):
+        sw = swept_parameter(g["setting"])
+        if sw is not None:
+            panels.append((ds, m, sw[0], g.assign(value=sw[1]).sort_values("value")))
+    if not panels:
+        fig, ax = plt.subplots(figsize=(6.4, 1.2))
+        ax.axis("off")
+        ax.text(0.5, 0.5, "no method of this campaign sweeps one parameter as settings", ha="center", va="center", fontsize=9)
+        return fig
+    fig, axes = _panels(len(panels), width=4.4, height=3.2)
+    for ax, (ds, m, param, g) in zip(axes, panels):
+        x = g["value"].to_numpy(float)
+        ax.errorbar(x, g["test_accuracy_mean"], yerr=g["test_accuracy_sd"].fillna(0.0), fmt="o-", color=OKABE_ITO[0], ms=4, lw=1, capsize=2)
+        ax.set_ylabel("test accuracy (%)", color=OKABE_ITO[0])
+        bx = ax.twinx()
+        bx.plot(x, g["n_selected_mean"], "s--", color=OKABE_ITO[5], ms=4, lw=1)
+        bx.set_ylabel("selected features", color=OKABE_ITO[5])
+        if np.all(x > 0) and x.max() / x.min() >= 100:
+            ax.set_xscale("log")
+        ax.set_xlabel(param)
+        ax.set_title(f"{ds}: {m}", fontsize=9)
+        ax.grid(True, alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
 def runtime_figure(timing: pd.DataFrame):
     """Mean fit time per method and dataset, log scale."""
     timing = timing.assign(label=[label(m, s) for m, s in zip(timing["method"], timing["setting"])])
@@ -135,4 +178,6 @@ def write_figures(summary: pd.DataFrame, timing: pd.DataFrame, out: dict[str, st
     save_figure(accuracy_vs_features(summary), out["acc_png"], out.get("acc_pdf"))
     if "width_png" in out:
         save_figure(width_frontier(summary), out["width_png"], out.get("width_pdf"))
+    if "sweep_png" in out:
+        save_figure(settings_sweep(summary), out["sweep_png"], out.get("sweep_pdf"))
     save_figure(runtime_figure(timing), out["runtime_png"], out.get("runtime_pdf"))

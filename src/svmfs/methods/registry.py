@@ -126,7 +126,7 @@ METHODS: dict[str, MethodSpec] = {
     "kp_svm": MethodSpec(
         "kp_svm:KPSVM",
         "anisotropic",
-        settings=("C2",),
+        settings=("C2", "beta", "step", "eps", "v0"),
         paper="Maldonado, Weber & Basak (2011), Algorithm 1 (section 4.2), eqs. 11, 13-16; C, v0 by isotropic CV in fit",
     ),
     "kp_svm_rank": MethodSpec(
