@@ -158,12 +158,53 @@ def sparse_polynomial(n=200, p=20, kind="f2", sparseness=0.95, seed=0):
     return X, y, relevant
 
 
+def text_like(n=200, V=300, k=10, factor=4.0, positive_fraction=0.5, mean_length=60.0, zipf=1.0, min_df=3, seed=0):
+    """A small text-like tf-idf matrix standing in for the text data of Catala & Martin, section 4.
+
+    Word j (rank j + 1) has the Zipf rate r_j proportional to 1 / (j + 1)^zipf (summing to 1); a
+    document has a length L ~ Poisson(mean_length) and counts c_j ~ Poisson(L r_j m_j), where m_j =
+    ``factor`` for the k informative words in a positive document and 1 otherwise (the other rates
+    are identical in both classes; the rates are not renormalised). The informative words are k
+    distinct mid-frequency ranks drawn from V // 30 .. V // 2 (frequent enough to survive ``min_df``).
+    ``round(n * positive_fraction)`` documents are positive (Table 3's one-vs-rest is 1:19, i.e.
+    0.05). As the paper's step c, words occurring in fewer than ``min_df`` documents are dropped
+    (``relevant`` is remapped to the kept columns); counts -> tf-idf by scikit-learn's
+    TfidfTransformer (smooth idf, l2-normalised rows), dense. Relevant: the informative words kept.
+    """
+    from sklearn.feature_extraction.text import TfidfTransformer
+
+    if not (n >= 4 and V >= 30 and 1 <= k <= V // 2 - V // 30 and factor > 0 and mean_length > 0):
+        raise ValueError(
+            f"need n >= 4, V >= 30, 1 <= k <= V/2 - V/30, factor > 0, mean_length > 0; got n={n}, V={V}, k={k}"
+        )
+    n_pos = int(round(n * positive_fraction))
+    if not 2 <= n_pos <= n - 2:
+        raise ValueError(f"positive_fraction {positive_fraction} gives {n_pos} of {n} positives; need 2 .. n-2")
+    rng = np.random.default_rng(seed)
+    rates = 1.0 / np.arange(1, V + 1) ** zipf
+    rates /= rates.sum()
+    informative = np.sort(rng.choice(np.arange(V // 30, V // 2), size=k, replace=False))
+    y = np.where(np.arange(n) < n_pos, 1, -1)
+    mult = np.ones((n, V))
+    mult[np.ix_(y > 0, informative)] = factor
+    lengths = rng.poisson(mean_length, size=n)
+    counts = rng.poisson(lengths[:, None] * rates * mult)
+    keep = (counts > 0).sum(axis=0) >= min_df
+    if not keep.any():
+        raise ValueError(f"no word occurs in {min_df} documents; raise n or mean_length")
+    new_index = np.cumsum(keep) - 1
+    relevant = [int(new_index[j]) for j in informative if keep[j]]
+    X = TfidfTransformer(norm="l2", smooth_idf=True).fit_transform(counts[:, keep]).toarray()
+    return X.astype(np.float64), y, relevant
+
+
 GENERATORS = {
     "mit_example1": mit_example1,
     "mit_example2": mit_example2,
     "mit_example3": mit_example3,
     "weston_nonlinear": weston_nonlinear,
     "sparse_polynomial": sparse_polynomial,
+    "text_like": text_like,
 }
 
 
