@@ -95,7 +95,7 @@ def reproduction_table(records: pd.DataFrame, papers: list[str]) -> pd.DataFrame
                 ours = _top_features(rows)
                 row["published"] = " ".join(map(str, e["value"]))
                 row["ours"] = " ".join(map(str, ours))
-                row["difference"] = f"{len(set(ours) & set(e['value']))}/5 shared"
+                row["difference"] = f"{len(set(ours) & set(e['value']))}/{len(e['value'])} shared"
                 row["runs"], row["status"] = len(rows), "reproduced"
             else:
                 vals = _metric_values(rows, e["metric"]).dropna()
