@@ -65,3 +65,24 @@ def test_hand_checked_values_of_the_golden_summary():
     md = (GOLDEN / "summary.md").read_text()
     assert "| toy       | mm_fs (C2-0.5) | 75.00 ± 35.36" in md and "| 1/2        |" in md
     assert r"87.50 $\pm$ 17.68" in (GOLDEN / "summary.tex").read_text()
+
+
+def test_non_finite_numbers_survive_json_and_parquet(tmp_path):
+    """A fold that selects nothing has precision NaN; a failed solver an objective NaN: the JSON
+    record spells them as strings, the store must read them back as numbers (parquet needs a type)."""
+    from svmfs.results.record import read_records, write_record, write_store
+
+    rec = {"campaign": "c", "dataset": "d", "method": "m", "setting": "default", "fold": 0, "status": "time_limit",
+           "message": "nan", "n_selected": 0, "precision_relevant": float("nan"), "objective": float("inf"),
+           "test_accuracy": 0.5, "selected": []}  # fmt: skip
+    ok = {**rec, "fold": 1, "status": "ok", "message": "", "precision_relevant": 0.5, "objective": 1.0}
+    paths = []
+    for r in (rec, ok):
+        write_record(r, tmp_path / f"{r['fold']}.json", tmp_path / f"{r['fold']}.parquet")
+        paths.append(tmp_path / f"{r['fold']}.json")
+    df = read_records(paths)
+    assert np.isnan(df.loc[0, "precision_relevant"]) and df.loc[0, "objective"] == np.inf
+    assert df.loc[0, "message"] == "nan"  # text stays text
+    write_store(df, tmp_path / "store.parquet", tmp_path / "store.csv")
+    back = pd.read_parquet(tmp_path / "store.parquet")
+    assert back["precision_relevant"].dtype == float and np.isnan(back.loc[0, "precision_relevant"])

@@ -32,6 +32,11 @@ STABLE_COLUMNS = [
     "selector_params", "final_params", "normalization", "leaky_normalization", "seed", "config_hash",
 ]  # fmt: skip
 VOLATILE_COLUMNS = ["fit_time_s", "tune_time_s", "git_sha", "host", "versions"]
+TEXT_COLUMNS = {
+    "campaign", "dataset", "dataset_group", "method", "registry_method", "setting", "final_classifier", "status",
+    "message", "normalization", "config_hash", "git_sha", "host",
+}  # fmt: skip
+NON_FINITE = {"nan", "inf", "-inf"}
 PACKAGES = ("svmfs", "numpy", "scipy", "scikit-learn", "pandas", "cvxpy", "highspy", "pyomo", "snakemake")
 FLOAT_FORMAT = "%.10g"
 
@@ -75,6 +80,8 @@ def flat_row(record: dict[str, Any]) -> dict[str, Any]:
     derived = {"kernel_width_l1": float(sum(widths)) if widths else None}
     for col in STABLE_COLUMNS + VOLATILE_COLUMNS:
         v = record[col] if col in record else derived.get(col)
+        if isinstance(v, str) and v in NON_FINITE and col not in TEXT_COLUMNS:
+            v = float(v)  # the JSON record spells NaN / inf as strings (io._clean); numbers again here
         if isinstance(v, (list, dict)):
             v = json.dumps(v, sort_keys=True, separators=(",", ":"))
         row[col] = v
