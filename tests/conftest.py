@@ -1,5 +1,6 @@
 """Shared fixtures: the project root, a writer for campaign configs, local HTTP mirrors."""
 
+import copy
 import http.server
 import threading
 from functools import partial
@@ -25,6 +26,13 @@ def write_config(tmp_path):
         return path
 
     return write
+
+
+def merge_config(base: dict, change: dict) -> dict:
+    """A copy of ``base`` with the top-level keys of ``change`` replaced (test configs)."""
+    out = copy.deepcopy(base)
+    out.update(copy.deepcopy(change))
+    return out
 
 
 def serve_directory(directory: Path) -> http.server.ThreadingHTTPServer:

@@ -7,7 +7,6 @@ What is validated is listed in the README ("What is validated").
 """
 
 import bz2
-import copy
 import gzip
 import hashlib
 from collections import Counter
@@ -15,7 +14,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from conftest import serve_directory, url_of
+from conftest import merge_config, serve_directory, url_of
 from svmfs.config import ConfigError, load_config
 from svmfs.data.canonical import DatasetError, load_dataset
 from svmfs.data.download import ChecksumError, fetch_dataset, safe_relative, source_url
@@ -76,15 +75,9 @@ BAD_CONFIGS = [
 ]  # fmt: skip
 
 
-def _merge(base, change):
-    out = copy.deepcopy(base)
-    out.update(copy.deepcopy(change))
-    return out
-
-
 @pytest.mark.parametrize("change,fragment", BAD_CONFIGS, ids=[f"config{i}" for i in range(len(BAD_CONFIGS))])
 def test_bad_config_rejected_naming_file_and_key(change, fragment, write_config, root, tmp_path):
-    path = write_config(_merge(BASE, change))
+    path = write_config(merge_config(BASE, change))
     with pytest.raises(ConfigError) as e:
         load_config(path, workdir=root)
     assert fragment in str(e.value) and str(path) in str(e.value)
@@ -113,9 +106,8 @@ def test_unsafe_or_malformed_yaml_is_refused(text, fragment, tmp_path, root):
 def test_registry_yaml_is_loaded_safely(tmp_path):
     p = tmp_path / "registry.yaml"
     p.write_text("datasets:\n  x: !!python/object/apply:os.system ['echo hacked']\n")
-    with pytest.raises(Exception, match="python/object/apply") as e:
+    with pytest.raises(Exception, match="python/object/apply"):  # the unsafe loader would run os.system
         load_registry(p)
-    assert not isinstance(e.value, SystemExit)
     TRIED["yaml"] += 1
 
 

@@ -1,7 +1,6 @@
 """Configurations: defaults, settings, per-dataset overrides (bad ones: test_bad_input.py)."""
 
-import copy
-
+from conftest import merge_config
 from svmfs.config import campaign_datasets, campaign_methods, dataset_splits, job_method_config, load_config, method_settings, n_folds
 
 BASE = {
@@ -10,12 +9,6 @@ BASE = {
     "splits": {"kind": "stratified_kfold", "n_splits": 3},
     "methods": {"fisher": {"grid": {"n_features_to_select": [1, 3]}}},
 }
-
-def _merge(base, change):
-    out = copy.deepcopy(base)
-    out.update(copy.deepcopy(change))
-    return out
-
 
 def test_good_config_gets_defaults(write_config, root):
     cfg = load_config(write_config(BASE), workdir=root)
@@ -34,7 +27,7 @@ def test_default_and_campaign_configs_are_valid(root):
 
 
 def test_enabled_false_and_per_dataset_splits(write_config, root):
-    cfg = load_config(write_config(_merge(BASE, {
+    cfg = load_config(write_config(merge_config(BASE, {
         "datasets": {
             "sparse_polynomial": {"params": {"n": 60}, "enabled": False},
             "wdbc": {"splits": {"kind": "random_train_test", "train_size": 400, "n_instances": 4}},
@@ -50,7 +43,7 @@ def test_enabled_false_and_per_dataset_splits(write_config, root):
 
 
 def test_dataset_method_params_override_the_methods_params(write_config, root):
-    cfg = load_config(write_config(_merge(BASE, {
+    cfg = load_config(write_config(merge_config(BASE, {
         "datasets": {"wdbc": {"method_params": {"milp_fs": {"B": 10, "M": 200.0}}}, "mit_example1": {"params": {"n": 40, "p": 20}}},
         "methods": {"milp_fs": {"params": {"B": 5, "time_limit": 9.0}}},
     })), workdir=root)
@@ -60,7 +53,7 @@ def test_dataset_method_params_override_the_methods_params(write_config, root):
 
 def test_per_dataset_params_of_a_disabled_method_are_ignored(write_config, root):
     """A reduced overlay may disable a method that the full campaign parameterises per dataset."""
-    cfg = load_config(write_config(_merge(BASE, {
+    cfg = load_config(write_config(merge_config(BASE, {
         "datasets": {"wdbc": {"method_params": {"milp_fs": {"B": 10}}}},
         "methods": {"fisher": {}, "milp_fs": {"enabled": False}},
     })), workdir=root)

@@ -10,18 +10,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib
+import numpy as np
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from ..results.io import atomic_write_text  # noqa: E402
-from ..results.record import FLOAT_FORMAT  # noqa: E402
-from .cd_diagram import cd_figure  # noqa: E402
-from .figures import OKABE_ITO, label, save_figure  # noqa: E402
-from .significance import friedman_test, nemenyi_cliques, nemenyi_critical_difference, wilcoxon_pairs  # noqa: E402
+from ..results.io import atomic_write_text
+from ..results.record import FLOAT_FORMAT
+from .cd_diagram import cd_figure
+from .figures import OKABE_ITO, label, message_figure, panels, save_figure
+from .significance import friedman_test, nemenyi_cliques, nemenyi_critical_difference, wilcoxon_pairs
 
 
 def score_matrix(summary: pd.DataFrame, metric: str = "test_accuracy_mean") -> tuple[pd.DataFrame, list[str]]:
@@ -80,26 +76,17 @@ def comparison_tables(summary: pd.DataFrame, metric: str = "test_accuracy_mean",
     return pd.DataFrame([row]), ranks, wilcoxon, cd
 
 
-def _message_figure(text: str):
-    fig, ax = plt.subplots(figsize=(6.4, 1.2))
-    ax.axis("off")
-    ax.text(0.5, 0.5, text, ha="center", va="center", fontsize=9, wrap=True)
-    return fig
-
-
 def stability_figure(stability: pd.DataFrame):
     """Nogueira's stability with its confidence interval, one panel per dataset, one bar per competitor."""
     st = stability.dropna(subset=["nogueira"])
     if st.empty:
-        return _message_figure("stability not defined: every competitor keeps all features or has one fold")
+        return message_figure("stability not defined: every competitor keeps all features or has one fold")
     st = st.assign(competitor=[label(m, s) for m, s in zip(st["method"], st["setting"])])
     datasets = sorted(st["dataset"].unique())
     labels = sorted(st["competitor"].unique())
     colour = {lab: OKABE_ITO[i % 8] for i, lab in enumerate(labels)}
-    ncol = min(3, len(datasets))
-    nrow = int(np.ceil(len(datasets) / ncol))
-    fig, axes = plt.subplots(nrow, ncol, figsize=(4.2 * ncol, 3.2 * nrow), squeeze=False)
-    for ax, ds in zip(axes.flat, datasets):
+    fig, axes = panels(len(datasets), height=3.2)
+    for ax, ds in zip(axes, datasets):
         sub = st[st["dataset"] == ds].sort_values("competitor")
         x = np.arange(len(sub))
         phi = sub["nogueira"].to_numpy(float)
@@ -112,8 +99,6 @@ def stability_figure(stability: pd.DataFrame):
         ax.set_title(ds)
         ax.set_ylabel("Nogueira stability")
         ax.grid(True, axis="y", alpha=0.3)
-    for ax in list(axes.flat)[len(datasets):]:
-        ax.axis("off")
     fig.tight_layout()
     return fig
 
@@ -129,7 +114,7 @@ def write_comparison(summary: pd.DataFrame, stability: pd.DataFrame, out: dict[s
         title = f"{metric}, {int(friedman['n_datasets'].iloc[0])} datasets, Friedman p = {friedman['pvalue'].iloc[0]:.3g}"
         fig = cd_figure(avg, cd, title)
     else:
-        fig = _message_figure("no critical-difference diagram: " + friedman["note"].iloc[0])
+        fig = message_figure("no critical-difference diagram: " + friedman["note"].iloc[0])
     save_figure(fig, out["cd_png"], out.get("cd_pdf"))
     save_figure(stability_figure(stability), out["stability_png"], out.get("stability_pdf"))
 

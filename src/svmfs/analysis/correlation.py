@@ -17,7 +17,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from .figures import label  # noqa: E402
-from .stability import _parse_selected  # noqa: E402
+from .stability import parse_selected, subsets_to_matrix  # noqa: E402
 
 
 def selection_frequency(records: pd.DataFrame, dataset: str, n_features: int) -> pd.DataFrame:
@@ -28,10 +28,7 @@ def selection_frequency(records: pd.DataFrame, dataset: str, n_features: int) ->
     rows = records[records["dataset"] == dataset]
     out = {}
     for (m, s), g in rows.groupby(["method", "setting"], sort=True):
-        counts = np.zeros(n_features)
-        for v in g["selected"]:
-            counts[_parse_selected(v)] += 1
-        freq = counts / len(g)
+        freq = subsets_to_matrix([parse_selected(v) for v in g["selected"]], n_features).mean(axis=0)
         if not np.all(freq == 1.0):
             out[label(m, s)] = freq
     return pd.DataFrame(out, index=range(n_features)).T

@@ -37,7 +37,21 @@ def label(method, setting):
     return method if setting == "default" else f"{method} ({setting})"
 
 
-def _panels(n: int, width=4.2, height=3.4):
+def message_figure(text: str):
+    """A small figure that only says why there is nothing to draw (outputs still exist; nothing faked)."""
+    fig, ax = plt.subplots(figsize=(6.4, 1.2))
+    ax.axis("off")
+    ax.text(0.5, 0.5, text, ha="center", va="center", fontsize=9, wrap=True)
+    return fig
+
+
+def method_styles(names) -> dict:
+    """Colour and marker per name, in the given order (Okabe-Ito colours)."""
+    return {m: (OKABE_ITO[i % 8], MARKERS[i % 8]) for i, m in enumerate(names)}
+
+
+def panels(n: int, width=4.2, height=3.4):
+    """A grid of ``n`` panels, at most three per row; unused cells are hidden."""
     ncol = min(3, n)
     nrow = int(np.ceil(n / ncol))
     fig, axes = plt.subplots(nrow, ncol, figsize=(width * ncol, height * nrow), squeeze=False)
@@ -61,8 +75,8 @@ def accuracy_vs_features(summary: pd.DataFrame):
     """
     datasets = sorted(summary["dataset"].unique())
     methods = sorted(summary["method"].unique())
-    style = {m: (OKABE_ITO[i % 8], MARKERS[i % 8]) for i, m in enumerate(methods)}
-    fig, axes = _panels(len(datasets))
+    style = method_styles(methods)
+    fig, axes = panels(len(datasets))
     for ax, ds in zip(axes, datasets):
         sub = summary[summary["dataset"] == ds]
         for m, pts in sub.groupby("method", sort=True):
@@ -88,14 +102,11 @@ def width_frontier(summary: pd.DataFrame):
     (Jimenez-Cordero et al. Fig. 1: MM-FS over C2); a note when no method has widths."""
     sub = summary.dropna(subset=["kernel_width_l1_mean"]) if "kernel_width_l1_mean" in summary else summary.iloc[0:0]
     if sub.empty:
-        fig, ax = plt.subplots(figsize=(6.4, 1.2))
-        ax.axis("off")
-        ax.text(0.5, 0.5, "no method of this campaign has anisotropic kernel widths (MM-FS, KP-SVM, KP-FS)", ha="center", va="center", fontsize=9)
-        return fig
+        return message_figure("no method of this campaign has anisotropic kernel widths (MM-FS, KP-SVM, KP-FS)")
     datasets = sorted(sub["dataset"].unique())
     methods = sorted(sub["method"].unique())
-    style = {m: (OKABE_ITO[i % 8], MARKERS[i % 8]) for i, m in enumerate(methods)}
-    fig, axes = _panels(len(datasets))
+    style = method_styles(methods)
+    fig, axes = panels(len(datasets))
     for ax, ds in zip(axes, datasets):
         for m, pts in sub[sub["dataset"] == ds].groupby("method", sort=True):
             pts = pts.sort_values(["kernel_width_l1_mean", "setting"])
@@ -128,18 +139,15 @@ def settings_sweep(summary: pd.DataFrame):
     """Accuracy and number of selected features against the one parameter a method sweeps as
     settings, one panel per (dataset, method): Maldonado et al.'s section-6 study (Figs. 6-10:
     C2, beta, gamma, eps, v0 varied one at a time) and Jimenez-Cordero et al.'s accuracy over C2."""
-    panels = []
+    cases = []
     for (ds, m), g in summary.groupby(["dataset", "method"], sort=True):
         sw = swept_parameter(g["setting"])
         if sw is not None:
-            panels.append((ds, m, sw[0], g.assign(value=sw[1]).sort_values("value")))
-    if not panels:
-        fig, ax = plt.subplots(figsize=(6.4, 1.2))
-        ax.axis("off")
-        ax.text(0.5, 0.5, "no method of this campaign sweeps one parameter as settings", ha="center", va="center", fontsize=9)
-        return fig
-    fig, axes = _panels(len(panels), width=4.4, height=3.2)
-    for ax, (ds, m, param, g) in zip(axes, panels):
+            cases.append((ds, m, sw[0], g.assign(value=sw[1]).sort_values("value")))
+    if not cases:
+        return message_figure("no method of this campaign sweeps one parameter as settings")
+    fig, axes = panels(len(cases), width=4.4, height=3.2)
+    for ax, (ds, m, param, g) in zip(axes, cases):
         x = g["value"].to_numpy(float)
         ax.errorbar(x, g["test_accuracy_mean"], yerr=g["test_accuracy_sd"].fillna(0.0), fmt="o-", color=OKABE_ITO[0], ms=4, lw=1, capsize=2)
         ax.set_ylabel("test accuracy (%)", color=OKABE_ITO[0])

@@ -134,7 +134,7 @@ def mean_jaccard(subsets) -> float:
     return float(np.mean(vals))
 
 
-def _parse_selected(v) -> list[int]:
+def parse_selected(v) -> list[int]:
     """The ``selected`` record field: a list/array of 0-based indices or its JSON string (the store)."""
     if isinstance(v, str):
         v = json.loads(v)
@@ -165,7 +165,7 @@ def stability_table(records: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
         if d.size != 1:
             raise ValueError(f"{key}: folds disagree on n_features_total {sorted(d)}")
         d = int(d[0])
-        subsets = [_parse_selected(v) for v in g["selected"]]
+        subsets = [parse_selected(v) for v in g["selected"]]
         Z = subsets_to_matrix(subsets, d)
         ci = _nan_on_error(nogueira_confidence_interval, Z, alpha)
         phi, lo, hi = ci if isinstance(ci, tuple) else (np.nan, np.nan, np.nan)
