@@ -1,6 +1,10 @@
 """MM-FS (Jimenez-Cordero et al. 2021, problem (20)) and KP-FS off-the-shelf: derivatives, the
 starting point, agreement of the cyipopt and Pyomo routes, KKT residuals, the C2 trade-off."""
 
+import glob
+import tempfile
+import time
+
 import numpy as np
 import pytest
 from sklearn.datasets import load_breast_cancer
@@ -12,7 +16,7 @@ from svmfs.methods.base import BINARY_ONLY_FAILED_CHECKS
 from svmfs.methods.kp_fs_offshelf import KPFSOffShelf
 from svmfs.methods.mm_fs import MMFS
 from svmfs.solvers.mmfs_nlp import KPWidthProblem, MMFSProblem, aniso_kernel, solve_mmfs, svc_start
-from svmfs.solvers.mmfs_pyomo import solve_mmfs_pyomo
+from svmfs.solvers.mmfs_pyomo import iterations_from_log, solve_mmfs_pyomo
 
 
 def _fd(f, z, h=1e-6):
@@ -84,6 +88,34 @@ def test_cyipopt_and_pyomo_routes_agree_on_wdbc():
     for key in ("constraint_violation", "stationarity", "complementarity"):
         assert fast.residuals[key] < 1e-6, (key, fast.residuals)
     assert model.residuals["constraint_violation"] < 1e-6
+    assert isinstance(model.n_iter, int) and model.n_iter > 0  # read from the solver's log
+
+
+def test_iteration_count_is_read_from_ipopt_and_ripopt_logs():
+    ipopt_log = "Number of objective function evaluations             = 40\nNumber of Iterations....: 37\n"
+    ripopt_log = "ripopt 0.8.2: Optimal after 12 iterations\n--- ripopt diagnostics ---\niterations: 12\n"
+    assert iterations_from_log(ipopt_log) == 37 and iterations_from_log(ripopt_log) == 12
+    assert iterations_from_log("no summary printed") is None
+
+
+@pytest.mark.parametrize("limit, where", [(1.5, "killed at the time limit"), (1e-6, "while building the model")])
+def test_pyomo_route_time_limit_covers_build_and_solver_and_cleans_up(limit, where):
+    """WDBC 60 x 30 with the exact Hessian takes ripopt ~50 s here: the limit ends it (hard kill of the
+    solver process, or before solving when the build alone used the time), the start point comes back
+    with status time_limit, no temporary .nl/.sol is left, and the next solve works."""
+    X, y = _wdbc(60, 30)
+    start = (0.1, *svc_start(aniso_kernel(X, np.full(30, 0.1)), y, 1.0)[:4])
+    t = time.perf_counter()
+    res = solve_mmfs_pyomo(X, y, 1.0, 0.3, start, hessian="exact", time_limit=limit)
+    elapsed = time.perf_counter() - t
+    assert res.status == "time_limit" and where in res.message, res.message
+    assert elapsed < limit + 1.0 + 3.0  # Pyomo's kill margin max(1 s, 1 %) + model build and start-up
+    np.testing.assert_array_equal(res.gamma, np.full(30, 0.1))
+    assert not glob.glob(f"{tempfile.gettempdir()}/svmfs-pyomo-*")
+    X2, y2 = _wdbc(30, 4)
+    again = solve_mmfs_pyomo(X2, y2, 1.0, 0.3, (0.1, *svc_start(aniso_kernel(X2, np.full(4, 0.1)), y2, 1.0)[:4]),
+                             hessian="exact")
+    assert again.status == "ok", again.message
 
 
 def test_pyomo_route_refuses_large_problems_with_the_config_key():

@@ -10,6 +10,10 @@ n = 86, M = 2000 that file is ~200 MB and ripopt exhausted 19 GB (shared/notes/s
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
+import tempfile
 import time
 
 import numpy as np
@@ -72,11 +76,50 @@ def find_solver():
     return "ripopt", SolverFactory("ripopt")
 
 
+#: Iteration counts in the solver's log: Ipopt's summary line, ripopt's summary and diagnostics lines.
+ITERATIONS_PATTERNS = (r"Number of Iterations\.*:\s*(\d+)", r"^iterations:\s*(\d+)", r"after (\d+) iterations")
+
+
+def iterations_from_log(log: str) -> int | None:
+    """The solver's iteration count as printed in its log (Ipopt or ripopt), or None if absent."""
+    for pattern in ITERATIONS_PATTERNS:
+        found = re.findall(pattern, log, flags=re.MULTILINE)
+        if found:
+            return int(found[-1])
+    return None
+
+
+def _run_solver(solver, model, tee, time_limit):
+    """``solver.solve`` with Pyomo's temporary files in a directory of our own, removed afterwards
+    whatever happens, and the solver process killed ``time_limit`` seconds after it starts (Pyomo's
+    ``timelimit``; it adds max(1 s, 1 %)). Returns (results or None when killed, log text)."""
+    from pyomo.common.tempfiles import TempfileManager
+
+    with tempfile.TemporaryDirectory(prefix="svmfs-pyomo-") as tmp:
+        logfile = os.path.join(tmp, "solver.log")
+        saved, TempfileManager.tempdir = TempfileManager.tempdir, tmp
+        try:
+            results = solver.solve(model, tee=tee, load_solutions=False, logfile=logfile, timelimit=time_limit)
+        except subprocess.TimeoutExpired:
+            TempfileManager.pop(remove=True)  # the context the interrupted solve pushed
+            results = None
+        finally:
+            TempfileManager.tempdir = saved
+        log = open(logfile).read() if os.path.exists(logfile) else ""
+    return results, log
+
+
 def solve_mmfs_pyomo(
     X, y, C, C2, start, *, p=1.0, alpha_bounds=True, hessian="limited-memory", tol=1e-8, max_iter=3000,
     time_limit=None, max_size=DEFAULT_MAX_SIZE, tee=False,
 ) -> MMFSResult:
-    """Build and solve (20) with Pyomo; same inputs and result type as ``mmfs_nlp.solve_mmfs``."""
+    """Build and solve (20) with Pyomo; same inputs and result type as ``mmfs_nlp.solve_mmfs``.
+
+    ``time_limit`` covers the whole route: the model build is checked against it, and the solver gets
+    what is left both as its own ``max_wall_time`` and as a hard kill of its process (ripopt's own limit
+    is checked between iterations and was measured overrunning by ~55 s). Ended by the limit, the result
+    is the start point with status ``time_limit``. The iteration count is read from the solver's log.
+    """
     import pyomo.environ as pyo
     from pyomo.opt import SolverStatus
     from pyomo.opt import TerminationCondition as TC
@@ -88,14 +131,20 @@ def solve_mmfs_pyomo(
             "(config key methods.mm_fs.params.pyomo_max_size); use route='cyipopt' or raise the limit"
         )
     t0 = time.perf_counter()
+    prob = MMFSProblem(X, y, C, C2, p=p, alpha_bounds=alpha_bounds)
     model = build_model(X, y, C, C2, start, p=p, alpha_bounds=alpha_bounds)
     name, solver = find_solver()
     solver.options.update({"hessian_approximation": hessian, "tol": tol, "max_iter": int(max_iter)})
-    if time_limit is not None:
-        solver.options["max_wall_time" if name == "ripopt" else "max_cpu_time"] = float(time_limit)
+    remaining = None if time_limit is None else float(time_limit) - (time.perf_counter() - t0)
+    if remaining is not None and remaining <= 0.0:
+        return _start_result(prob, start, f"{name}: time limit reached while building the model", t0)
+    if remaining is not None:
+        solver.options["max_wall_time"] = remaining
     if name == "ripopt":
         solver.options["print_level"] = 5 if tee else 0
-    results = solver.solve(model, tee=tee, load_solutions=False)
+    results, log = _run_solver(solver, model, tee, remaining)
+    if results is None:
+        return _start_result(prob, start, f"{name}: process killed at the time limit ({time_limit:g} s)", t0)
     tc = results.solver.termination_condition
     message = f"{name}: {tc}; {results.solver.message or ''}".strip()
     status = {TC.optimal: "ok", TC.locallyOptimal: "ok", TC.maxIterations: "max_iter",
@@ -108,7 +157,15 @@ def solve_mmfs_pyomo(
         model.solutions.load_from(results)
     val = lambda comp: np.array([pyo.value(comp[k]) for k in comp], dtype=float)  # noqa: E731
     gamma, alpha, nu, lam0, lamC = val(model.gamma), val(model.alpha), float(pyo.value(model.nu)), val(model.lam0), val(model.lamC)
-    prob = MMFSProblem(X, y, C, C2, p=p, alpha_bounds=alpha_bounds)
     z = prob.pack(gamma, alpha, nu, lam0, lamC)
-    return MMFSResult(gamma, alpha, nu, lam0, lamC, prob.objective(z), status, message, None,
+    return MMFSResult(gamma, alpha, nu, lam0, lamC, prob.objective(z), status, message, iterations_from_log(log),
+                      time.perf_counter() - t0, prob.residuals(z))
+
+
+def _start_result(prob: MMFSProblem, start, message: str, t0: float) -> MMFSResult:
+    """The start point as the result of a solve ended by the time limit before any iterate came back."""
+    gamma, alpha, nu, lam0, lamC = start
+    z = prob.pack(gamma, alpha, nu, lam0, lamC)
+    g, a, v, l0, lC = prob.split(z)
+    return MMFSResult(g.copy(), a.copy(), v, l0.copy(), lC.copy(), prob.objective(z), "time_limit", message, None,
                       time.perf_counter() - t0, prob.residuals(z))
