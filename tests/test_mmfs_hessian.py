@@ -51,6 +51,10 @@ def test_pair_sum_is_chunk_independent_and_matches_the_n_n_M_tensor():
     brute = np.einsum("il,ilj,ilk->jk", W, D, D)
     for chunk in (1, 7, 6 * 36, 1 << 22):
         np.testing.assert_allclose(pair_sqdiff_outer(X, W, chunk_entries=chunk), brute, rtol=1e-12, atol=1e-12)
+    lower = pair_sqdiff_outer(X, W, lower=True)  # the Hessian callback's form: the lower triangle only
+    np.testing.assert_allclose(lower, np.tril(brute), rtol=1e-12, atol=1e-12)
+    Wpos = np.abs(W)  # one sign only: the other syrk update is skipped
+    np.testing.assert_allclose(pair_sqdiff_outer(X, Wpos), np.einsum("il,ilj,ilk->jk", Wpos, D, D), rtol=1e-12)
 
 
 def test_penalty_curvature_is_finite_at_gamma_zero():
