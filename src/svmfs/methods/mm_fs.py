@@ -64,6 +64,10 @@ class MMFS(BaseSelector):
         the hand-derived Hessian of the Lagrangian, ``MMFSProblem.hessian``; Pyomo: the solver's own from
         the model). Exact takes several times fewer iterations; its gamma-gamma block costs O(n^2 M^2) per
         iteration (benchmarks/RESULTS.md), so L-BFGS stays the default for microarray-sized M.
+    lbfgs_history : int
+        Ipopt's ``limited_memory_max_history`` (L-BFGS pairs kept; Ipopt's default is 6). 50 by default:
+        on colon (56 x 2000) with 6 pairs C2 = 0.99 stalls to the 3000-iteration limit (303 s), with 50
+        every C2 of the sweep converges in 96-220 iterations, under 30 s (benchmarks/RESULTS.md).
     tol, max_iter : Ipopt tolerance and iteration limit.
     time_limit : float or None
         Wall-clock seconds for the whole fit (the NLP gets what the inner CV left) -> "time_limit".
@@ -76,7 +80,7 @@ class MMFS(BaseSelector):
     def __init__(
         self, C2=0.5, p=1.0, C=None, gamma_ini=None, C_grid=None, gamma_grid=None, n_folds=5, threshold=1e-2,
         route="cyipopt", alpha_bounds=True, tol=1e-8, max_iter=3000, time_limit=None, pyomo_max_size=20_000,
-        random_state=0, hessian="limited-memory",
+        random_state=0, hessian="limited-memory", lbfgs_history=50,
     ):
         self.C2 = C2
         self.p = p
@@ -94,6 +98,7 @@ class MMFS(BaseSelector):
         self.pyomo_max_size = pyomo_max_size
         self.random_state = random_state
         self.hessian = hessian
+        self.lbfgs_history = lbfgs_history
 
     def _fit(self, X, y):
         if self.route not in ("cyipopt", "pyomo"):
@@ -113,7 +118,7 @@ class MMFS(BaseSelector):
         alpha, nu, lam0, lamC, start_compl = svc_start(aniso_kernel(X, np.full(M, gamma_ini)), y, C)
         remaining = None if self.time_limit is None else max(self.time_limit - (time.perf_counter() - t0), 1e-3)
         kw = dict(p=self.p, alpha_bounds=self.alpha_bounds, hessian=self.hessian, tol=self.tol, max_iter=self.max_iter,
-                  time_limit=remaining)
+                  time_limit=remaining, lbfgs_history=self.lbfgs_history)
         start = (gamma_ini, alpha, nu, lam0, lamC)
         if self.route == "cyipopt":
             res = solve_mmfs(X, y, C, self.C2, start, **kw)
@@ -133,7 +138,7 @@ class MMFS(BaseSelector):
         self.n_iter_ = res.n_iter
         self.diagnostics_.update(
             status=res.status, objective=res.objective, n_iter=res.n_iter, message=res.message,
-            route=self.route, hessian=self.hessian, C=C, gamma_ini=gamma_ini, cv_accuracy=cv_acc,
+            route=self.route, hessian=self.hessian, lbfgs_history=self.lbfgs_history, C=C, gamma_ini=gamma_ini, cv_accuracy=cv_acc,
             start_complementarity=start_compl,
             gamma_l1=float(np.sum(np.abs(res.gamma))), n_selected=int(self.support_.sum()),
             nlp_time_s=res.time_s, **res.residuals,

@@ -92,8 +92,16 @@ def ipopt_solve(problem, x0, lb, ub, cl, cu, options: dict):
     return x, info, problem.n_iter
 
 
-def ipopt_options(hessian: str, tol: float, max_iter: int, time_limit: float | None) -> dict:
+#: L-BFGS pairs Ipopt keeps (``limited_memory_max_history``) unless told otherwise; Ipopt's own default is 6.
+LBFGS_HISTORY = 50
+
+
+def ipopt_options(hessian: str, tol: float, max_iter: int, time_limit: float | None,
+                  lbfgs_history: int | None = None) -> dict:
+    """Ipopt options; ``lbfgs_history`` None keeps Ipopt's own default (6 pairs)."""
     opts = {"hessian_approximation": hessian, "tol": tol, "max_iter": int(max_iter)}
+    if hessian == "limited-memory" and lbfgs_history is not None:
+        opts["limited_memory_max_history"] = int(lbfgs_history)
     if time_limit is not None:
         opts["max_wall_time"] = float(time_limit)
     return opts
@@ -338,7 +346,7 @@ def svc_start(K: np.ndarray, y: np.ndarray, C: float, tol: float = 1e-8):
 
 def solve_mmfs(
     X, y, C, C2, start, *, p=1.0, alpha_bounds=True, hessian="limited-memory", tol=1e-8, max_iter=3000,
-    time_limit=None, options=None,
+    time_limit=None, lbfgs_history=LBFGS_HISTORY, options=None,
 ) -> MMFSResult:
     """Solve (20) with Ipopt from ``start = (gamma, alpha, nu, lam0, lamC)`` (gamma may be a scalar).
 
@@ -349,7 +357,7 @@ def solve_mmfs(
     prob = MMFSProblem(X, y, C, C2, p=p, alpha_bounds=alpha_bounds)
     lb, ub = prob.bounds()
     z0 = np.clip(prob.pack(*start), lb, ub)
-    opts = {**ipopt_options(hessian, tol, max_iter, time_limit), **(options or {})}
+    opts = {**ipopt_options(hessian, tol, max_iter, time_limit, lbfgs_history), **(options or {})}
     t0 = time.perf_counter()
     z, info, n_iter = ipopt_solve(prob, z0, lb, ub, np.zeros(prob.n), np.zeros(prob.n), opts)
     elapsed = time.perf_counter() - t0

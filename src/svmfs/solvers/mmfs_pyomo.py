@@ -111,7 +111,7 @@ def _run_solver(solver, model, tee, time_limit):
 
 def solve_mmfs_pyomo(
     X, y, C, C2, start, *, p=1.0, alpha_bounds=True, hessian="limited-memory", tol=1e-8, max_iter=3000,
-    time_limit=None, max_size=DEFAULT_MAX_SIZE, tee=False,
+    time_limit=None, lbfgs_history=None, max_size=DEFAULT_MAX_SIZE, tee=False,
 ) -> MMFSResult:
     """Build and solve (20) with Pyomo; same inputs and result type as ``mmfs_nlp.solve_mmfs``.
 
@@ -119,6 +119,7 @@ def solve_mmfs_pyomo(
     what is left both as its own ``max_wall_time`` and as a hard kill of its process (ripopt's own limit
     is checked between iterations and was measured overrunning by ~55 s). Ended by the limit, the result
     is the start point with status ``time_limit``. The iteration count is read from the solver's log.
+    ``lbfgs_history`` reaches a real Ipopt as ``limited_memory_max_history``; ripopt has no such option.
     """
     import pyomo.environ as pyo
     from pyomo.opt import SolverStatus
@@ -142,6 +143,8 @@ def solve_mmfs_pyomo(
         solver.options["max_wall_time"] = remaining
     if name == "ripopt":
         solver.options["print_level"] = 5 if tee else 0
+    elif hessian == "limited-memory" and lbfgs_history is not None:
+        solver.options["limited_memory_max_history"] = int(lbfgs_history)
     results, log = _run_solver(solver, model, tee, remaining)
     if results is None:
         return _start_result(prob, start, f"{name}: process killed at the time limit ({time_limit:g} s)", t0)
