@@ -170,3 +170,23 @@ def test_kp_fs_offshelf_time_limit_is_a_status():
 )
 def test_check_estimator(est):
     check_estimator(est, expected_failed_checks=BINARY_ONLY_FAILED_CHECKS)
+
+
+def test_job_log_keeps_svmfs_messages_and_drops_cyipopt_callback_chatter(tmp_path):
+    """cyipopt logs every callback at INFO; a select job's log must hold our lines, not thousands of those."""
+    import logging
+
+    from svmfs.jobs import job_context
+
+    root = logging.getLogger()
+    saved = root.handlers[:], root.level
+    try:
+        with job_context(str(tmp_path / "job.log")) as log:
+            log.info("fit starts")
+            X, y = _wdbc(30, 4)
+            MMFS(C2=0.3, C=1.0, gamma_ini=0.1).fit(X, y)
+        text = (tmp_path / "job.log").read_text()
+    finally:
+        root.handlers[:], _ = saved[0], root.setLevel(saved[1])
+    assert "fit starts" in text
+    assert "objective_cb" not in text and "gradient_cb" not in text, text[:300]

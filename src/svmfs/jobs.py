@@ -14,6 +14,8 @@ from pathlib import Path
 def job_context(log_path: str | None, threads: int = 1, name: str = "svmfs"):
     """Send logging, warnings and tracebacks of the job to ``log_path``; limit BLAS/OpenMP threads.
 
+    The ``name`` logger (and its children, ``svmfs.*``) logs from INFO up, every other library from
+    WARNING up: cyipopt alone logs each callback at INFO, thousands of lines per solve.
     An exception is logged with its traceback (so ``--show-failed-logs`` shows it) and re-raised.
     """
     from threadpoolctl import threadpool_limits
@@ -22,9 +24,10 @@ def job_context(log_path: str | None, threads: int = 1, name: str = "svmfs"):
     if log_path:
         Path(log_path).parent.mkdir(parents=True, exist_ok=True)
         handlers.append(logging.FileHandler(log_path, mode="w"))
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s", handlers=handlers, force=True)
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(message)s", handlers=handlers, force=True)
     logging.captureWarnings(True)
     log = logging.getLogger(name)
+    log.setLevel(logging.INFO)
     with threadpool_limits(limits=max(1, int(threads))), warnings.catch_warnings():
         warnings.simplefilter("default")
         try:
