@@ -139,3 +139,22 @@ def test_quadratic_final_classifier_solves_weston_xor_where_linear_fails():
     tr, te = np.arange(300), np.arange(300, 400)
     acc = {k: np.mean(fit_predict(k, p, cfg, X[tr], y[tr], X[te], sup)[0] == y[te]) for k, p in (("poly", {"C": 1.0, "degree": 2}), ("linear", {"C": 1.0}))}
     assert acc["poly"] > 0.9 and acc["linear"] < 0.75
+
+
+def test_a_selector_with_nothing_to_tune_is_not_fitted_on_the_inner_folds():
+    """Empty grid (MM-FS, KP-FS: C and widths chosen inside fit): the tuner fits nothing and says so;
+    with a grid it fits every (inner fold, grid point) once."""
+    fits = []
+
+    def counting(**params):
+        fits.append(params)
+        return FisherScore(n_features_to_select=params.get("n_features_to_select", 2))
+
+    rng = np.random.default_rng(0)
+    y = _y()
+    X = rng.normal(size=(y.size, 6))
+    cv = inner_cv(y, 3, 0)
+    res = tune_selector(counting, {}, None, "linear", FINAL, X, y, cv)
+    assert fits == [] and res.selector_params == {} and np.isnan(res.inner_accuracy) and res.n_candidates == 1
+    tune_selector(counting, {"n_features_to_select": [1, 2]}, None, "linear", FINAL, X, y, cv)
+    assert len(fits) == 3 * 2
