@@ -18,8 +18,8 @@ summed RSS, which also caps it at ``MEM_CAP``):
 - ``kp``: KPFSOffShelf on colon 56 x 2000, C = 1, C2 = 0.5, v0 from the isotropic inner CV (paper's
   gamma grid), campaign defaults otherwise, time_limit 1800 s.
 
-Run:  python benchmarks/bench_mmfs.py run OUT.jsonl GROUP...   (GROUP: colon colon_cv synth route_cy
-      route_pyomo kp colon_exact); python benchmarks/bench_mmfs.py write OUT.jsonl  (appends the RESULTS.md section).
+Run:  python benchmarks/bench_mmfs.py run OUT.jsonl GROUP...   (GROUP: colon colon_t1 colon_sweep colon_cv synth route_cy
+      route_pyomo kp colon_exact); python benchmarks/bench_mmfs.py write OUT.jsonl [MACHINE-NOTE]  (appends the RESULTS.md section).
 """
 
 from __future__ import annotations
@@ -91,14 +91,17 @@ def run_case(spec: dict) -> dict:
         kw = dict(C=1.0, gamma_ini=1.0 / X.shape[1]) if not spec.get("cv") else {}
         sel = MMFS(C2=spec["C2"], route=spec.get("route", "cyipopt"), hessian=spec.get("hessian", "limited-memory"),
                    max_iter=3000, time_limit=spec.get("time_limit"), pyomo_max_size=10**9, **kw)
+    from threadpoolctl import threadpool_limits
+
     t = time.perf_counter()
-    sel.fit(X, y)
+    with threadpool_limits(limits=spec.get("threads")):  # None: the BLAS default (2 threads here)
+        sel.fit(X, y)
     out["time_s"] = time.perf_counter() - t
     d = sel.diagnostics_
     out.update(shape=list(X.shape), status=d["status"], objective=d.get("objective"), n_iter=d.get("n_iter"),
                message=str(d.get("message")), n_selected=int(sel.support_.sum()),
                selected=np.flatnonzero(sel.support_).tolist())
-    for key in ("C", "gamma_ini", "cv_accuracy", "nlp_time_s", "ipopt_iterations", "converged", "v0",
+    for key in ("lbfgs_history", "C", "gamma_ini", "cv_accuracy", "nlp_time_s", "ipopt_iterations", "converged", "v0",
                 "stationarity", "constraint_violation"):
         if key in d:
             out[key] = d[key]
@@ -162,6 +165,10 @@ def measure(spec: dict, timeout: float) -> dict:
 def specs(group: str) -> list[dict]:
     if group == "colon":
         return [{"kind": "colon", "C2": c2} for c2 in (0.1, 0.5, 0.9)]
+    if group == "colon_t1":  # one BLAS thread, as a select job with threads: 1 runs it
+        return [{"kind": "colon", "C2": c2, "threads": 1} for c2 in (0.1, 0.5, 0.9)]
+    if group == "colon_sweep":  # every C2 of the jimenez2021 campaign, one BLAS thread
+        return [{"kind": "colon", "C2": c2, "threads": 1} for c2 in (0.01, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.99)]
     if group == "colon_exact":
         return [{"kind": "colon", "C2": 0.5, "hessian": "exact", "time_limit": 900.0}]
     if group == "colon_cv":
@@ -210,6 +217,8 @@ def fmt_load(r):
 
 
 def row(r, label):
+    if r.get("note"):
+        label += f" [{r['note']}]"
     if r.get("error") or r.get("killed"):
         err = (r.get("error") or "").strip().splitlines()
         why = r.get("killed") or ("error: " + err[-1][:120] if err else "error")
@@ -220,23 +229,31 @@ def row(r, label):
             f"{mem(r)} | {r['wall_s']:.0f} s | {fmt_load(r)} |")
 
 
-def main_write(path: str):
+LOADED = ("Machine: 2 cores, 24 GiB, shared and loaded (other engineers' pytest and snakemake jobs ran at the same time;\n"
+          "1-min load average per case in the last column). Two queues ran in parallel (the Pyomo chain\n"
+          "and the rest), so every case competed for the 2 cores: times are upper bounds of an idle machine.")
+
+
+def main_write(path: str, machine: str = LOADED):
     rs = [json.loads(ln) for ln in open(path) if ln.strip()]
     head = ["| case | fit time | iterations | status | selected | objective | peak RSS: ru_maxrss / tree sum | process wall | load 1-min before/after |",
             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     lines, seen = [], {}
     for r in rs:
         s = r["spec"]
-        key = json.dumps(s, sort_keys=True)
+        key = json.dumps(s, sort_keys=True) + r.get("note", "")
         seen[key] = seen.get(key, 0) + 1
         rep = f" (run {seen[key]})" if seen[key] > 1 else ""
         if s["kind"] == "colon":
             cv = (f", inner CV -> C={r.get('C')}, gamma_ini={r.get('gamma_ini')}, NLP {r.get('nlp_time_s', 0):.1f} s"
                   if s.get("cv") else "")
             h = "exact Hessian" if s.get("hessian") == "exact" else "L-BFGS"
-            lines.append(row(r, f"MM-FS colon 56 x 2000, {h}, C2={s['C2']}{cv}{rep}"))
+            t1 = ", 1 BLAS thread" if s.get("threads") == 1 else ""
+            if h == "L-BFGS":  # records from before MMFS's lbfgs_history had Ipopt's default, 6 pairs
+                h += f" {r.get('lbfgs_history', 6)} pairs"
+            lines.append(row(r, f"MM-FS colon 56 x 2000, {h}{t1}, C2={s['C2']}{cv}{rep}"))
         elif s["kind"] == "synth":
-            lab = "MM-FS mit_example1 86 x 4026, L-BFGS, C2=0.5"
+            lab = f"MM-FS mit_example1 86 x 4026, L-BFGS {r.get('lbfgs_history', 6)} pairs, C2=0.5"
             if "selected" in r:
                 lab += f" (true relevant found: {len(set(r['selected']) & set(r['relevant_true']))}/10)"
             lines.append(row(r, lab))
@@ -261,9 +278,7 @@ def main_write(path: str):
                          f"{abs(a['objective'] - b['objective']) / abs(b['objective']):.1e}, same relevant set "
                          f"{a['selected'] == b['selected']}; Pyomo route: {'not run' if not p else 'failed (' + str(p.get('killed') or p.get('status') or 'error') + ')'}")
     text = "\n".join(["", f"## MM-FS and KP-FS off-the-shelf at microarray size (`bench_mmfs.py`, {time.strftime('%Y-%m-%d')})", "",
-                      "Machine: 2 cores, 24 GiB, shared and loaded (other engineers' pytest and snakemake jobs ran at the same time;",
-                      "1-min load average per case in the last column). Two queues ran in parallel (the Pyomo chain",
-                      "and the rest), so every case competed for the 2 cores: times are upper bounds of an idle machine.",
+                      *machine.splitlines(),
                       "Fit time = wall clock of `fit` (inner CV, start and NLP) inside a fresh process; peak RSS = ru_maxrss",
                       "of that process tree (its largest process) / summed RSS of the tree polled every 1 s (Pyomo: Python",
                       "process holding the model + ripopt); process wall includes Python start and data loading.", "",
@@ -282,4 +297,4 @@ if __name__ == "__main__":
     elif cmd == "run":
         main_run(sys.argv[2], sys.argv[3:])
     elif cmd == "write":
-        main_write(sys.argv[2])
+        main_write(*sys.argv[2:4])
