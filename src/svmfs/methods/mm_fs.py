@@ -56,7 +56,8 @@ class MMFS(BaseSelector):
     threshold : float
         gamma_j above it are selected (paper: 1e-2).
     route : {"cyipopt", "pyomo"}
-        Ipopt through cyipopt with hand-derived derivatives, or the Pyomo model (small problems only).
+        Ipopt through cyipopt with hand-derived derivatives, or the Pyomo model (small problems only; its
+        time limit also covers the model build and kills the solver process; iterations read from its log).
     alpha_bounds : bool
         Include the redundant bounds (20d) 0 <= alpha <= C (paper: yes, helps the solver).
     hessian : {"limited-memory", "exact"}
