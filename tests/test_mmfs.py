@@ -123,7 +123,8 @@ def test_pyomo_route_time_limit_covers_build_and_solver_and_cleans_up(limit, whe
     res = solve_mmfs_pyomo(X, y, 1.0, 0.3, start, hessian="exact", time_limit=limit)
     elapsed = time.perf_counter() - t
     assert res.status == "time_limit" and where in res.message, res.message
-    assert elapsed < limit + 1.0 + 3.0  # Pyomo's kill margin max(1 s, 1 %) + model build and start-up
+    # Pyomo's kill margin max(1 s, 1 %) + model build and start-up: ~3.8 s idle; the full solve takes ~50 s
+    assert elapsed < limit + 10.0, elapsed
     np.testing.assert_array_equal(res.gamma, np.full(30, 0.1))
     assert not glob.glob(f"{tempfile.gettempdir()}/svmfs-pyomo-*")
     X2, y2 = _wdbc(30, 4)

@@ -167,8 +167,7 @@ def solve_mmfs_pyomo(
 
 def _start_result(prob: MMFSProblem, start, message: str, t0: float) -> MMFSResult:
     """The start point as the result of a solve ended by the time limit before any iterate came back."""
-    gamma, alpha, nu, lam0, lamC = start
-    z = prob.pack(gamma, alpha, nu, lam0, lamC)
+    z = prob.pack(*start)
     g, a, v, l0, lC = prob.split(z)
     return MMFSResult(g.copy(), a.copy(), v, l0.copy(), lC.copy(), prob.objective(z), "time_limit", message, None,
                       time.perf_counter() - t0, prob.residuals(z))
