@@ -89,6 +89,22 @@ def iterations_from_log(log: str) -> int | None:
     return None
 
 
+def status_from(termination_condition, message: str) -> str:
+    """Our status for Pyomo's termination condition and the solver's message. ripopt reports its own
+    time limit as ``maxIterations`` with the message "Maximum CPU Time Exceeded", so the message decides;
+    Ipopt's "acceptable" point arrives as a warning and is told apart by its message too."""
+    from pyomo.opt import TerminationCondition as TC
+
+    text = message.lower()
+    if "acceptable" in text:
+        return "acceptable"
+    if re.search(r"(cpu|wall\w*) time exceeded", text):
+        return "time_limit"
+    return {TC.optimal: "ok", TC.locallyOptimal: "ok", TC.maxIterations: "max_iter",
+            TC.maxTimeLimit: "time_limit", TC.maxEvaluations: "max_iter", TC.infeasible: "infeasible",
+            TC.invalidProblem: "solver_error"}.get(termination_condition, "solver_error")
+
+
 def _run_solver(solver, model, tee, time_limit):
     """``solver.solve`` with Pyomo's temporary files in a directory of our own, removed afterwards
     whatever happens, and the solver process killed ``time_limit`` seconds after it starts (Pyomo's
@@ -117,13 +133,12 @@ def solve_mmfs_pyomo(
 
     ``time_limit`` covers the whole route: the model build is checked against it, and the solver gets
     what is left both as its own ``max_wall_time`` and as a hard kill of its process (ripopt's own limit
-    is checked between iterations and was measured overrunning by ~55 s). Ended by the limit, the result
-    is the start point with status ``time_limit``. The iteration count is read from the solver's log.
+    is checked between iterations and was measured overrunning by ~55 s). Either ending has status
+    ``time_limit``: stopped by its own check, the result is the solver's last iterate; killed, the start. The iteration count is read from the solver's log.
     ``lbfgs_history`` reaches a real Ipopt as ``limited_memory_max_history``; ripopt has no such option.
     """
     import pyomo.environ as pyo
     from pyomo.opt import SolverStatus
-    from pyomo.opt import TerminationCondition as TC
 
     n, M = np.shape(X)
     if n * M > max_size:
@@ -150,11 +165,7 @@ def solve_mmfs_pyomo(
         return _start_result(prob, start, f"{name}: process killed at the time limit ({time_limit:g} s)", t0)
     tc = results.solver.termination_condition
     message = f"{name}: {tc}; {results.solver.message or ''}".strip()
-    status = {TC.optimal: "ok", TC.locallyOptimal: "ok", TC.maxIterations: "max_iter",
-              TC.maxTimeLimit: "time_limit", TC.maxEvaluations: "max_iter", TC.infeasible: "infeasible",
-              TC.invalidProblem: "solver_error"}.get(tc, "solver_error")
-    if "acceptable" in message.lower():
-        status = "acceptable"
+    status = status_from(tc, message)
     if len(results.solution) > 0:
         results.solver.status = SolverStatus.ok  # "acceptable" arrives as a warning; load it silently
         model.solutions.load_from(results)
