@@ -15,11 +15,14 @@ summed RSS, which also caps it at ``MEM_CAP``):
   cyipopt exact Hessian, Pyomo route (its default solver; exact Hessian), same start (svc_start at
   C = 1, gamma_ini = 1/M), C2 = 0.5, time_limit 600 s; the Pyomo chain stops growing M at the first M
   where it fails (time limit, memory cap, error).
+- ``campaign_starts``: the slowest MM-FS fits of the jimenez2021 colon campaign, alone: the outer fold,
+  C and gamma_ini its inner CV picked (CAMPAIGN_STARTS), one BLAS thread, L-BFGS (50 pairs) and exact Hessian.
 - ``kp``: KPFSOffShelf on colon 56 x 2000, C = 1, C2 = 0.5, v0 from the isotropic inner CV (paper's
   gamma grid), campaign defaults otherwise, time_limit 1800 s.
 
 Run:  python benchmarks/bench_mmfs.py run OUT.jsonl GROUP...   (GROUP: colon colon_t1 colon_sweep colon_cv synth route_cy
-      route_pyomo kp colon_exact); python benchmarks/bench_mmfs.py write OUT.jsonl [MACHINE-NOTE]  (appends the RESULTS.md section).
+      route_pyomo kp colon_exact
+      campaign_starts); python benchmarks/bench_mmfs.py write OUT.jsonl [MACHINE-NOTE]  (appends the RESULTS.md section).
 """
 
 from __future__ import annotations
@@ -44,7 +47,11 @@ ROUTE_LIMIT = 600.0
 
 
 # ---------------------------------------------------------------- data
-def colon_train():
+# (outer fold, C2, C, gamma_ini) of the slowest campaign fits (fit time under two concurrent jobs: 238, 128, 84 s)
+CAMPAIGN_STARTS = ((1, 0.99, 7.0, 1e-3), (5, 0.99, 7.0, 1e-3), (9, 0.01, 100.0, 1e-4))
+
+
+def colon_train(fold_index=None):
     from sklearn.preprocessing import MinMaxScaler
 
     from svmfs.data.formats import read_download
@@ -55,7 +62,7 @@ def colon_train():
     ds = read_download("colon", load_registry(ROOT / "config" / "datasets.yaml")["colon"], SHARED)
     y = np.where(ds.y.astype(float) > 0, 1.0, -1.0)
     folds = make_splits(y, {"kind": "stratified_kfold", "n_splits": 10}, derive_seed(20210601, "splits", "colon"))
-    fold = next(f for f in folds if len(f["train"]) == 56)
+    fold = next(f for f in folds if len(f["train"]) == 56) if fold_index is None else folds[fold_index]
     tr = np.asarray(fold["train"])
     return MinMaxScaler((-1.0, 1.0)).fit_transform(ds.X.astype(float)[tr]), y[tr], fold["fold"]
 
@@ -84,6 +91,10 @@ def run_case(spec: dict) -> dict:
         X, y, rel = synth()
         sel = MMFS(C2=0.5, C=1.0, gamma_ini=1.0 / X.shape[1], time_limit=900.0, max_iter=3000)
         out["relevant_true"] = rel
+    elif kind == "campaign_start":
+        X, y, fold = colon_train(spec["fold"])
+        sel = MMFS(C2=spec["C2"], C=spec["C"], gamma_ini=spec["gamma_ini"], hessian=spec["hessian"], max_iter=3000,
+                   time_limit=900.0)
     else:
         X, y, fold = colon_train()
         if "M" in spec:
@@ -173,6 +184,9 @@ def specs(group: str) -> list[dict]:
         return [{"kind": "colon", "C2": 0.5, "hessian": "exact", "time_limit": 900.0}]
     if group == "colon_cv":
         return [{"kind": "colon", "C2": 0.5, "cv": True}]
+    if group == "campaign_starts":
+        return [{"kind": "campaign_start", "fold": f, "C2": c2, "C": C, "gamma_ini": g, "hessian": h, "threads": 1}
+                for f, c2, C, g in CAMPAIGN_STARTS for h in ("limited-memory", "exact")]
     if group == "synth":
         return [{"kind": "synth"}]
     if group == "kp":
@@ -189,7 +203,7 @@ def specs(group: str) -> list[dict]:
 def main_run(out: str, groups: list[str]):
     for group in groups:
         for spec in specs(group):
-            timeout = {"synth": 1000.0, "kp": 1900.0}.get(spec["kind"], ROUTE_LIMIT + 60.0)
+            timeout = {"synth": 1000.0, "kp": 1900.0, "campaign_start": 1000.0}.get(spec["kind"], ROUTE_LIMIT + 60.0)
             # fresh driver per case so RUSAGE_CHILDREN's maximum is this case's
             r = subprocess.run([sys.executable, __file__, "one", json.dumps(spec), str(timeout)],
                                capture_output=True, text=True)
@@ -257,6 +271,10 @@ def main_write(path: str, machine: str = LOADED):
             if "selected" in r:
                 lab += f" (true relevant found: {len(set(r['selected']) & set(r['relevant_true']))}/10)"
             lines.append(row(r, lab))
+        elif s["kind"] == "campaign_start":
+            h = "exact Hessian" if s["hessian"] == "exact" else f"L-BFGS {r.get('lbfgs_history')} pairs"
+            lines.append(row(r, f"MM-FS colon fold {s['fold']} training side, {h}, 1 BLAS thread, "
+                                f"C2={s['C2']}, C={s['C']:g}, gamma_ini={s['gamma_ini']:g}"))
         elif s["kind"] == "kp":
             lines.append(row(r, f"KP-FS off-shelf colon 56 x 2000, C=1, C2=0.5 ({r.get('message', '')})"))
     route = []
