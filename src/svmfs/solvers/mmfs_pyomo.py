@@ -134,7 +134,8 @@ def solve_mmfs_pyomo(
     ``time_limit`` covers the whole route: the model build is checked against it, and the solver gets
     what is left both as its own ``max_wall_time`` and as a hard kill of its process (ripopt's own limit
     is checked between iterations and was measured overrunning by ~55 s). Either ending has status
-    ``time_limit``: stopped by its own check, the result is the solver's last iterate; killed, the start. The iteration count is read from the solver's log.
+    ``time_limit``: stopped by its own check, the result is the solver's last iterate; killed, the start.
+    The iteration count is read from the solver's log.
     ``lbfgs_history`` reaches a real Ipopt as ``limited_memory_max_history``; ripopt has no such option.
     """
     import pyomo.environ as pyo
