@@ -20,9 +20,9 @@ summed RSS, which also caps it at ``MEM_CAP``):
 - ``kp``: KPFSOffShelf on colon 56 x 2000, C = 1, C2 = 0.5, v0 from the isotropic inner CV (paper's
   gamma grid), campaign defaults otherwise, time_limit 1800 s.
 
-Run:  python benchmarks/bench_mmfs.py run OUT.jsonl GROUP...   (GROUP: colon colon_t1 colon_sweep colon_cv synth route_cy
-      route_pyomo kp colon_exact
-      campaign_starts); python benchmarks/bench_mmfs.py write OUT.jsonl [MACHINE-NOTE]  (appends the RESULTS.md section).
+Run:  python benchmarks/bench_mmfs.py run OUT.jsonl GROUP...
+          GROUP: colon colon_t1 colon_sweep colon_cv colon_exact synth route_cy route_pyomo kp campaign_starts
+      python benchmarks/bench_mmfs.py write OUT.jsonl [MACHINE-NOTE]   (appends a RESULTS.md section)
 """
 
 from __future__ import annotations

@@ -214,7 +214,7 @@ def test_job_log_keeps_svmfs_messages_and_drops_cyipopt_callback_chatter(tmp_pat
     from svmfs.jobs import job_context
 
     root = logging.getLogger()
-    saved = root.handlers[:], root.level
+    saved_handlers, saved_level = root.handlers[:], root.level
     try:
         with job_context(str(tmp_path / "job.log")) as log:
             log.info("fit starts")
@@ -222,6 +222,7 @@ def test_job_log_keeps_svmfs_messages_and_drops_cyipopt_callback_chatter(tmp_pat
             MMFS(C2=0.3, C=1.0, gamma_ini=0.1).fit(X, y)
         text = (tmp_path / "job.log").read_text()
     finally:
-        root.handlers[:], _ = saved[0], root.setLevel(saved[1])
+        root.handlers[:] = saved_handlers
+        root.setLevel(saved_level)
     assert "fit starts" in text
     assert "objective_cb" not in text and "gradient_cb" not in text, text[:300]
