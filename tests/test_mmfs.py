@@ -80,8 +80,8 @@ def test_cyipopt_and_pyomo_routes_agree_on_wdbc():
     X, y = _wdbc(60, 8)
     C, g = 1.0, 0.1
     start = (g, *svc_start(aniso_kernel(X, np.full(8, g)), y, C)[:4])
-    fast = solve_mmfs(X, y, C, 0.3, start)
-    model = solve_mmfs_pyomo(X, y, C, 0.3, start)
+    fast = solve_mmfs(X, y, C, 0.3, start, hessian="limited-memory")
+    model = solve_mmfs_pyomo(X, y, C, 0.3, start, hessian="limited-memory")
     assert fast.status in ("ok", "acceptable") and model.status in ("ok", "acceptable")
     assert abs(fast.objective - model.objective) <= 1e-6 * abs(fast.objective)
     np.testing.assert_array_equal(fast.gamma > 1e-2, model.gamma > 1e-2)
@@ -93,13 +93,13 @@ def test_cyipopt_and_pyomo_routes_agree_on_wdbc():
 
 
 def test_cyipopt_and_pyomo_routes_agree_at_the_issues_size():
-    """The cross-check at WDBC n = 120 (x 8 features): cyipopt's default L-BFGS against the Pyomo model
+    """The cross-check at WDBC n = 120 (x 8 features): cyipopt's L-BFGS against the Pyomo model
     solved with the exact Hessian (ripopt's L-BFGS stops with "numerical difficulties" at this size).
     The slowest test of the suite (~100 s, the Pyomo route's solver time)."""
     X, y = _wdbc(120, 8)
     C, g = 1.0, 0.1
     start = (g, *svc_start(aniso_kernel(X, np.full(8, g)), y, C)[:4])
-    fast = solve_mmfs(X, y, C, 0.3, start)
+    fast = solve_mmfs(X, y, C, 0.3, start, hessian="limited-memory")
     model = solve_mmfs_pyomo(X, y, C, 0.3, start, hessian="exact")
     assert fast.status == "ok" and model.status in ("ok", "acceptable"), (fast.message, model.message)
     assert abs(fast.objective - model.objective) <= 1e-6 * abs(fast.objective)
@@ -112,12 +112,12 @@ def test_longer_lbfgs_history_reaches_the_same_optimum_in_fewer_iterations():
     optimum to 1e-9 relative and support; measured 404 against 54 iterations on this problem."""
     X, y = _wdbc(60, 8)
     start = (0.1, *svc_start(aniso_kernel(X, np.full(8, 0.1)), y, 1.0)[:4])
-    short, long_ = (solve_mmfs(X, y, 1.0, 0.3, start, lbfgs_history=h) for h in (6, 50))
+    short, long_ = (solve_mmfs(X, y, 1.0, 0.3, start, hessian="limited-memory", lbfgs_history=h) for h in (6, 50))
     assert short.status == "ok" and long_.status == "ok"
     assert abs(short.objective - long_.objective) <= 1e-9 * abs(short.objective)
     np.testing.assert_array_equal(short.gamma > 1e-2, long_.gamma > 1e-2)
     assert 3 * long_.n_iter < short.n_iter, (short.n_iter, long_.n_iter)
-    sel = MMFS(C2=0.3, C=1.0, gamma_ini=0.1).fit(X, y)
+    sel = MMFS(C2=0.3, C=1.0, gamma_ini=0.1, hessian="limited-memory").fit(X, y)
     assert sel.diagnostics_["lbfgs_history"] == 50 and sel.n_iter_ == long_.n_iter
 
 

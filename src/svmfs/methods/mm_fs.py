@@ -30,7 +30,8 @@ import time
 import numpy as np
 
 from ..solvers.mmfs_nlp import (
-    HESSIAN_OPTIONS, PAPER_C_GRID, PAPER_GAMMA_GRID, aniso_kernel, isotropic_cv, solve_mmfs, svc_start,
+    PAPER_C_GRID, PAPER_GAMMA_GRID, aniso_kernel, isotropic_cv, resolve_hessian, resolve_scale_by_C, solve_mmfs,
+    svc_start,
 )
 from .base import BaseSelector, ranking_from_scores
 
@@ -60,15 +61,22 @@ class MMFS(BaseSelector):
         time limit also covers the model build and kills the solver process; iterations read from its log).
     alpha_bounds : bool
         Include the redundant bounds (20d) 0 <= alpha <= C (paper: yes, helps the solver).
-    hessian : {"limited-memory", "exact"}
+    hessian : {"auto", "limited-memory", "exact"}
         Ipopt's ``hessian_approximation`` on either route: L-BFGS, or exact second derivatives (cyipopt:
         the hand-derived Hessian of the Lagrangian, ``MMFSProblem.hessian``; Pyomo: the solver's own from
         the model). Exact takes several times fewer iterations; its gamma-gamma block costs O(n^2 M^2) per
-        iteration (benchmarks/RESULTS.md), so L-BFGS stays the default for microarray-sized M.
+        iteration (benchmarks/RESULTS.md). "auto" (default): exact up to 100 features, L-BFGS above
+        (``mmfs_nlp.resolve_hessian``); the diagnostics record the one used.
     lbfgs_history : int
         Ipopt's ``limited_memory_max_history`` (L-BFGS pairs kept; Ipopt's default is 6). 50 by default:
         on colon (56 x 2000) with 6 pairs C2 = 0.99 stalls to the 3000-iteration limit (303 s), with 50
         every C2 of the sweep converges in 96-220 iterations, under 30 s (benchmarks/RESULTS.md).
+    scale_by_C : {"auto", True, False}
+        cyipopt route, C > 1: Ipopt works in alpha / C, nu / C, lam0 / C, lamC / C with (20b) divided by C and
+        (20a) by C^2 (``MMFSProblem.scaling``; the same problem, variables of order 1). Without it pima's
+        fits at the C = 1e3-1e4 its inner CV picks stall to ``max_iter``. "auto" (default): with the exact
+        Hessian only (``mmfs_nlp.resolve_scale_by_C``); diagnostics ``scaled_by_C`` records whether it was.
+        The Pyomo route is left unscaled.
     tol, max_iter : Ipopt tolerance and iteration limit.
     time_limit : float or None
         Wall-clock seconds for the whole fit (the NLP gets what the inner CV left) -> "time_limit".
@@ -81,7 +89,7 @@ class MMFS(BaseSelector):
     def __init__(
         self, C2=0.5, p=1.0, C=None, gamma_ini=None, C_grid=None, gamma_grid=None, n_folds=5, threshold=1e-2,
         route="cyipopt", alpha_bounds=True, tol=1e-8, max_iter=3000, time_limit=None, pyomo_max_size=20_000,
-        random_state=0, hessian="limited-memory", lbfgs_history=50,
+        random_state=0, hessian="auto", lbfgs_history=50, scale_by_C="auto",
     ):
         self.C2 = C2
         self.p = p
@@ -100,12 +108,13 @@ class MMFS(BaseSelector):
         self.random_state = random_state
         self.hessian = hessian
         self.lbfgs_history = lbfgs_history
+        self.scale_by_C = scale_by_C
 
     def _fit(self, X, y):
         if self.route not in ("cyipopt", "pyomo"):
             raise ValueError(f"route must be 'cyipopt' or 'pyomo', got {self.route!r}")
-        if self.hessian not in HESSIAN_OPTIONS:
-            raise ValueError(f"hessian must be one of {HESSIAN_OPTIONS}, got {self.hessian!r}")
+        hessian = resolve_hessian(self.hessian, X.shape[1])
+        scale_by_C = resolve_scale_by_C(self.scale_by_C, hessian)
         if not 0.0 <= self.C2 < 1.0 or self.p <= 0:
             raise ValueError(f"need 0 <= C2 < 1 and p > 0, got C2={self.C2}, p={self.p}")
         t0 = time.perf_counter()
@@ -118,11 +127,11 @@ class MMFS(BaseSelector):
         M = X.shape[1]
         alpha, nu, lam0, lamC, start_compl = svc_start(aniso_kernel(X, np.full(M, gamma_ini)), y, C)
         remaining = None if self.time_limit is None else max(self.time_limit - (time.perf_counter() - t0), 1e-3)
-        kw = dict(p=self.p, alpha_bounds=self.alpha_bounds, hessian=self.hessian, tol=self.tol, max_iter=self.max_iter,
+        kw = dict(p=self.p, alpha_bounds=self.alpha_bounds, hessian=hessian, tol=self.tol, max_iter=self.max_iter,
                   time_limit=remaining, lbfgs_history=self.lbfgs_history)
         start = (gamma_ini, alpha, nu, lam0, lamC)
         if self.route == "cyipopt":
-            res = solve_mmfs(X, y, C, self.C2, start, **kw)
+            res = solve_mmfs(X, y, C, self.C2, start, scale_by_C=scale_by_C, **kw)
         else:
             from ..solvers.mmfs_pyomo import solve_mmfs_pyomo
 
@@ -139,8 +148,9 @@ class MMFS(BaseSelector):
         self.n_iter_ = res.n_iter
         self.diagnostics_.update(
             status=res.status, objective=res.objective, n_iter=res.n_iter, message=res.message,
-            route=self.route, hessian=self.hessian, lbfgs_history=self.lbfgs_history, C=C, gamma_ini=gamma_ini, cv_accuracy=cv_acc,
-            start_complementarity=start_compl,
+            route=self.route, hessian=hessian, lbfgs_history=self.lbfgs_history,
+            scaled_by_C=bool(scale_by_C and self.route == "cyipopt" and C > 1.0), C=C, gamma_ini=gamma_ini,
+            cv_accuracy=cv_acc, start_complementarity=start_compl,
             gamma_l1=float(np.sum(np.abs(res.gamma))), n_selected=int(self.support_.sum()),
             nlp_time_s=res.time_s, **res.residuals,
         )

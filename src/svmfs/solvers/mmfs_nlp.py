@@ -27,8 +27,35 @@ IPOPT_STATUS = {0: "ok", 1: "acceptable", 2: "infeasible", -1: "max_iter", -4: "
 #: gamma floor at which the curvature C2 p (p-1) gamma^(p-2) of ||gamma||_p^p is evaluated (p < 2).
 HESS_GAMMA_FLOOR = 1e-8
 
-#: Values of ``hessian`` accepted by :func:`solve_mmfs` (Ipopt's ``hessian_approximation``).
-HESSIAN_OPTIONS = ("limited-memory", "exact")
+#: Values of ``hessian`` accepted by :func:`solve_mmfs`: Ipopt's ``hessian_approximation``, or "auto".
+HESSIAN_OPTIONS = ("auto", "limited-memory", "exact")
+
+#: ``hessian="auto"`` takes the exact Hessian up to this many features and L-BFGS above. Measured
+#: (benchmarks/RESULTS.md): exact is several times faster on WDBC (M = 30) and pima (M = 8), where L-BFGS
+#: stalls to max_iter at some campaign starts; at M = 2000 (colon) its dense M x M block makes it 2-3x slower.
+AUTO_EXACT_MAX_FEATURES = 100
+
+
+def resolve_hessian(hessian: str, n_features: int) -> str:
+    """The ``hessian_approximation`` Ipopt gets: ``hessian`` itself, or for "auto" exact / limited-memory
+    by :data:`AUTO_EXACT_MAX_FEATURES`; an unknown value raises ValueError naming the parameter."""
+    if hessian not in HESSIAN_OPTIONS:
+        raise ValueError(f"hessian must be one of {HESSIAN_OPTIONS}, got {hessian!r}")
+    if hessian == "auto":
+        return "exact" if n_features <= AUTO_EXACT_MAX_FEATURES else "limited-memory"
+    return hessian
+
+
+def resolve_scale_by_C(scale_by_C, hessian: str) -> bool:
+    """Whether :func:`solve_mmfs` scales by C (:meth:`MMFSProblem.scaling`): ``scale_by_C`` itself, or for
+    "auto" with the exact Hessian only. Measured at the campaign's slowest starts (benchmarks/RESULTS.md):
+    exact Hessian, pima C = 1e4: unscaled max_iter, scaled the optimum in 167 iterations; L-BFGS on colon:
+    scaled 10x faster at C = 7 but 3x slower at C = 100, so L-BFGS keeps Ipopt's own scaling by default."""
+    if scale_by_C == "auto":
+        return hessian == "exact"
+    if isinstance(scale_by_C, (bool, np.bool_)):
+        return bool(scale_by_C)
+    raise ValueError(f"scale_by_C must be 'auto', True or False, got {scale_by_C!r}")
 
 
 def sq_dists(A: np.ndarray, w: np.ndarray | None = None, B: np.ndarray | None = None) -> np.ndarray:
@@ -80,11 +107,19 @@ def pair_sqdiff_outer(X: np.ndarray, W: np.ndarray, chunk_entries: int = 1 << 22
     return L if lower else L + np.tril(L, -1).T
 
 
-def ipopt_solve(problem, x0, lb, ub, cl, cu, options: dict):
-    """Run cyipopt on ``problem`` (an object with the cyipopt callbacks); return (x, info, n_iter)."""
+def ipopt_solve(problem, x0, lb, ub, cl, cu, options: dict, scaling=None):
+    """Run cyipopt on ``problem`` (an object with the cyipopt callbacks); return (x, info, n_iter).
+
+    ``scaling = (obj, x, g)`` switches Ipopt to ``nlp_scaling_method = user-scaling`` with those factors.
+    """
     import cyipopt
 
     nlp = cyipopt.Problem(n=x0.size, m=len(cl), problem_obj=problem, lb=lb, ub=ub, cl=cl, cu=cu)
+    if scaling is not None:
+        obj_s, x_s, g_s = scaling
+        nlp.set_problem_scaling(obj_scaling=float(obj_s), x_scaling=np.asarray(x_s, dtype=float),
+                                g_scaling=np.asarray(g_s, dtype=float))
+        options = {**options, "nlp_scaling_method": "user-scaling"}
     for key, value in {"print_level": 0, "sb": "yes", **options}.items():
         nlp.add_option(key, value)
     problem.n_iter = 0
@@ -185,6 +220,22 @@ class MMFSProblem:
         lb = np.concatenate([np.zeros(M), np.full(n, a_lo), [-inf], np.zeros(2 * n)])
         ub = np.concatenate([np.full(M, inf), np.full(n, a_hi), [inf], np.full(2 * n, inf)])
         return lb, ub
+
+    def scaling(self):
+        """Ipopt user scaling for C > 1, else None: alpha, nu, lam0, lamC and (20b) divided by C, (20a) by C^2.
+
+        At C = 1e3-1e4 the dual variables are of order C and (20a) of order C n, and Ipopt's default
+        gradient-based scaling (which scales the objective and constraints only) stalls: pima, C = 1e4,
+        3000 iterations, (20a) still at 2.4e6; scaled as here: the optimum, 249.4, in 167 iterations with the
+        exact Hessian (benchmarks/RESULTS.md). In the scaled variables a = alpha / C, (20b) reads
+        G a - (e / C - nu' y + lam0' - lamC') = 0 with every term of order 1 and (20a) / C^2 has the SVM
+        dual's terms of order 1 too.
+        """
+        if self.C <= 1.0:
+            return None
+        x = np.full(self.nvar, 1.0 / self.C)
+        x[self.sg] = 1.0
+        return self.C**-2, x, np.full(self.n, 1.0 / self.C)
 
     # -- shared pieces ----------------------------------------------------------------------------
     def _kernel(self, gamma):
@@ -345,21 +396,23 @@ def svc_start(K: np.ndarray, y: np.ndarray, C: float, tol: float = 1e-8):
 
 
 def solve_mmfs(
-    X, y, C, C2, start, *, p=1.0, alpha_bounds=True, hessian="limited-memory", tol=1e-8, max_iter=3000,
-    time_limit=None, lbfgs_history=LBFGS_HISTORY, options=None,
+    X, y, C, C2, start, *, p=1.0, alpha_bounds=True, hessian="auto", tol=1e-8, max_iter=3000,
+    time_limit=None, lbfgs_history=LBFGS_HISTORY, options=None, scale_by_C="auto",
 ) -> MMFSResult:
     """Solve (20) with Ipopt from ``start = (gamma, alpha, nu, lam0, lamC)`` (gamma may be a scalar).
 
-    ``hessian``: "limited-memory" (L-BFGS) or "exact" (:meth:`MMFSProblem.hessian`).
+    ``hessian``: "limited-memory" (L-BFGS), "exact" (:meth:`MMFSProblem.hessian`) or "auto"
+    (:func:`resolve_hessian`); ``scale_by_C`` (True, False, "auto": :func:`resolve_scale_by_C`): Ipopt's user
+    scaling of :meth:`MMFSProblem.scaling` when C > 1, else Ipopt's default gradient-based scaling.
     """
-    if hessian not in HESSIAN_OPTIONS:
-        raise ValueError(f"hessian must be one of {HESSIAN_OPTIONS}, got {hessian!r}")
     prob = MMFSProblem(X, y, C, C2, p=p, alpha_bounds=alpha_bounds)
+    hessian = resolve_hessian(hessian, prob.M)
+    scaling = prob.scaling() if resolve_scale_by_C(scale_by_C, hessian) else None
     lb, ub = prob.bounds()
     z0 = np.clip(prob.pack(*start), lb, ub)
     opts = {**ipopt_options(hessian, tol, max_iter, time_limit, lbfgs_history), **(options or {})}
     t0 = time.perf_counter()
-    z, info, n_iter = ipopt_solve(prob, z0, lb, ub, np.zeros(prob.n), np.zeros(prob.n), opts)
+    z, info, n_iter = ipopt_solve(prob, z0, lb, ub, np.zeros(prob.n), np.zeros(prob.n), opts, scaling)
     elapsed = time.perf_counter() - t0
     res = prob.residuals(z, info["mult_g"], info["mult_x_L"], info["mult_x_U"])
     gamma, alpha, nu, lam0, lamC = prob.split(z)

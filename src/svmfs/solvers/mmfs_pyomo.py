@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-from .mmfs_nlp import MMFSProblem, MMFSResult
+from .mmfs_nlp import MMFSProblem, MMFSResult, resolve_hessian
 
 #: Largest n * M the Pyomo route accepts by default (config ``methods.mm_fs.params.pyomo_max_size``).
 #: Measured here: n*M = 3600 (120 x 30) solves in ~40 s with ripopt L-BFGS; 172 000 (86 x 2000) runs out of memory.
@@ -126,7 +126,7 @@ def _run_solver(solver, model, tee, time_limit):
 
 
 def solve_mmfs_pyomo(
-    X, y, C, C2, start, *, p=1.0, alpha_bounds=True, hessian="limited-memory", tol=1e-8, max_iter=3000,
+    X, y, C, C2, start, *, p=1.0, alpha_bounds=True, hessian="auto", tol=1e-8, max_iter=3000,
     time_limit=None, lbfgs_history=None, max_size=DEFAULT_MAX_SIZE, tee=False,
 ) -> MMFSResult:
     """Build and solve (20) with Pyomo; same inputs and result type as ``mmfs_nlp.solve_mmfs``.
@@ -150,6 +150,7 @@ def solve_mmfs_pyomo(
     t0 = time.perf_counter()
     prob = MMFSProblem(X, y, C, C2, p=p, alpha_bounds=alpha_bounds)
     model = build_model(X, y, C, C2, start, p=p, alpha_bounds=alpha_bounds)
+    hessian = resolve_hessian(hessian, M)
     name, solver = find_solver()
     solver.options.update({"hessian_approximation": hessian, "tol": tol, "max_iter": int(max_iter)})
     remaining = None if time_limit is None else float(time_limit) - (time.perf_counter() - t0)
