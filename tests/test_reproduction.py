@@ -17,12 +17,19 @@ def _records():
         rows.append(dict(dataset="colon", dataset_group="colon", method="fs_svmcp", setting="default", fold=fold,
                          status="ok" if fold == 0 else "max_iter", test_accuracy=acc_fs, train_accuracy=0.9,
                          n_selected=nsel, selected=[0, 5], recall_relevant=np.nan, exact_relevant=None))  # fmt: skip
+    # gamma per fold (0-based features): fold 0: 24 > 20 > 21; fold 1: 24 > 21 > 20 > 27; the rest 0
+    gammas = [{24: 5.0, 20: 3.0, 21: 2.0}, {24: 4.0, 21: 3.0, 20: 2.0, 27: 1.0}]
     for setting, acc in (("C2-0.1", 0.9), ("C2-0.7", 0.95)):
         for fold in range(2):
+            scores = [gammas[fold].get(j, 0.0) for j in range(30)]
             rows.append(dict(dataset="wdbc", dataset_group="wdbc", method="mm_fs", setting=setting, fold=fold, status="ok",
-                             test_accuracy=acc, train_accuracy=1.0, n_selected=3, selected="[20, 21, 27]" if fold else [20, 21, 24],
+                             test_accuracy=acc, train_accuracy=1.0, n_selected=len(gammas[fold]),
+                             selected="[20, 21, 24, 27]" if fold else [20, 21, 24],
+                             scores=str(scores) if fold else scores,
                              recall_relevant=np.nan, exact_relevant=None))  # fmt: skip
-    return pd.DataFrame(rows)
+    frame = pd.DataFrame(rows)
+    frame.loc[frame.method != "mm_fs", "scores"] = None
+    return frame
 
 
 def _row(frame, **key):
@@ -49,8 +56,12 @@ def test_best_setting_and_top_features():
     r = _row(t, table="Table 2", dataset="wdbc", method="mm_fs")
     assert (r.setting, r.ours, r.published) == ("C2-0.7", 95.0, 97.35) and "published C2 = 0.7" in r.note
     r = _row(t, table="Table 3", dataset="wdbc", method="mm_fs", setting="C2-0.7")
-    # selected 1-based: {21, 22} twice, 25 and 28 once -> 21 22 25 28; published 21 22 25 29 28
-    assert (r.ours, r.published, r.difference) == ("21 22 25 28", "21 22 25 29 28", "4/5 shared")
+    # section 4.2: ranks by gamma per fold, averaged: 25 (1, 1), 21 and 22 (2.5), 28 (mean of 4 and the
+    # zeros' shared rank 17 in fold 0), then the zeros by index -> 25 21 22 28 1; published 21 22 25 29 28
+    assert (r.ours, r.published, r.difference) == ("25 21 22 28 1", "21 22 25 29 28", "4/5 shared")
+    # without scores: the features selected most often (21, 22, 25 twice, 28 once)
+    t_sel = reproduction_table(_records().drop(columns="scores"), ["jimenez2021"])
+    assert _row(t_sel, table="Table 3", dataset="wdbc", method="mm_fs", setting="C2-0.7").ours == "21 22 25 28"
     assert _row(t, table="Table 2", dataset="wdbc", method="kp_fs_adhoc").status == "not run: method not in campaign"
     # Table 4: the literature's three features against our top 5 at the best C2
     r = _row(t, table="Table 4", dataset="wdbc", method="mm_fs")

@@ -46,11 +46,26 @@ def _metric_values(rows: pd.DataFrame, metric: str) -> pd.Series:
     return values[metric]()
 
 
+def _as_list(v):
+    return json.loads(v) if isinstance(v, str) else v  # the merged store keeps lists as JSON
+
+
 def _top_features(rows: pd.DataFrame, k: int = 5) -> list[int]:
-    """The k features selected most often over the runs (1-based; ties by index)."""
+    """The k most relevant features (1-based) over the runs, as section 4.2 of Jimenez-Cordero et al.
+    ranks them for Table 3: in each run the features are ranked by score (gamma_j; tied scores share
+    their mean rank, so the many gamma_j = 0 do not favour low indices), the ranks are averaged over the
+    runs, the k best mean ranks win (ties by index). Runs without scores: the k features selected most
+    often (ties by index)."""
+    from scipy.stats import rankdata
+
+    scores = [_as_list(v) for v in rows["scores"]] if "scores" in rows else []
+    if scores and all(v is not None and len(v) > 0 for v in scores):
+        S = np.asarray(scores, dtype=float)
+        mean_rank = np.mean([rankdata(-np.nan_to_num(r, nan=-np.inf), method="average") for r in S], axis=0)
+        return [int(j) + 1 for j in np.lexsort((np.arange(mean_rank.size), mean_rank))[:k]]
     counts: dict[int, int] = {}
     for sel in rows["selected"]:
-        sel = json.loads(sel) if isinstance(sel, str) else sel  # the merged store keeps lists as JSON
+        sel = _as_list(sel)
         for j in sel if sel is not None else []:
             counts[int(j)] = counts.get(int(j), 0) + 1
     return [j + 1 for j, _ in sorted(counts.items(), key=lambda t: (-t[1], t[0]))[:k]]
