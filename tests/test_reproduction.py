@@ -100,3 +100,23 @@ def test_latex_has_one_booktabs_table_per_published_table():
     assert tex.count(r"\begin{table}") == t.groupby(["paper", "table"]).ngroups == tex.count(r"\toprule")
     assert r"colon & svm\_linear & default & test\_accuracy & 88.33 & 87.50 $\pm$ 17.68 & -0.83 & reproduced \\" in tex
     assert "rinaldi2010, Tables 1-2" in tex
+
+
+def test_table3_ranks_the_scores_kept_in_the_parquet_store(tmp_path):
+    """The select job's JSON record -> merged parquet store (scores kept; not in the CSV) -> Table 3."""
+    from svmfs.results.record import read_records, write_record, write_store
+
+    paths = []
+    for fold, top in enumerate((7, 3)):
+        scores = [0.0] * 30
+        scores[top], scores[20] = float("inf") if fold else 9.0, 1.0  # inf: spelled "inf" in the JSON record
+        rec = {"campaign": "c", "dataset": "wdbc", "dataset_group": "wdbc", "method": "mm_fs", "setting": "C2-0.7",
+               "fold": fold, "status": "ok", "test_accuracy": 0.9, "selected": [top, 20], "scores": scores}  # fmt: skip
+        write_record(rec, tmp_path / f"{fold}.json", tmp_path / f"{fold}.parquet")
+        paths.append(tmp_path / f"{fold}.json")
+    write_store(read_records(paths), tmp_path / "store.parquet", tmp_path / "store.csv")
+    assert "scores" not in pd.read_csv(tmp_path / "store.csv").columns
+    t = reproduction_table(pd.read_parquet(tmp_path / "store.parquet"), ["jimenez2021"])
+    # 1-based: 21 is second in both folds (mean rank 2); 4 and 8 first in one fold, in the zeros' shared
+    # rank 16.5 in the other (8.75 each; tie by index)
+    assert _row(t, table="Table 3", dataset="wdbc", method="mm_fs", setting="C2-0.7").ours.split()[:3] == ["21", "4", "8"]

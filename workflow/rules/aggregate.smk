@@ -1,6 +1,7 @@
 rule collect:
     input:
         records=select_outputs(),
+        code=library_file("results/record.py"),
     output:
         parquet=f"{OUT}/records.parquet",
         csv=f"{OUT}/records.csv",
@@ -182,6 +183,8 @@ rule correlation:
 rule reproduction:
     input:
         parquet=f"{OUT}/records.parquet",
+        code=library_file("analysis/reproduction.py"),
+        published=library_file("analysis/published.yaml"),
     output:
         csv=report(
             f"{OUT}/tables/reproduction.csv",

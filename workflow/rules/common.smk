@@ -97,6 +97,11 @@ def method_module(method):
     )
 
 
+def library_file(path):
+    """A file of the svmfs package: editing it reruns the aggregation step that reads it."""
+    return str(Path(workflow.basedir) / "src" / "svmfs" / path)
+
+
 def select_input(wildcards):
     inputs = {
         "npz": f"{OUT}/datasets/{wildcards.dataset}.npz",

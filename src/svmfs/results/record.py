@@ -2,7 +2,8 @@
 
 A record is a JSON object (``fold-<k>.json``) with the keys of :data:`STABLE_COLUMNS` and
 :data:`VOLATILE_COLUMNS` plus list-valued fields (``selected``, ``ranking``, ``scores``,
-``weights``) and ``diagnostics``. The same job also writes a one-row ``fold-<k>.parquet``.
+``weights``) and ``diagnostics``. The same job also writes a one-row ``fold-<k>.parquet``; the parquet
+rows and the merged parquet store also keep :data:`STORE_ONLY_COLUMNS`, the CSV store does not.
 Stable columns depend only on the config and the code; volatile ones (times, host, versions, git SHA)
 describe the run and are kept out of the deterministic tables.
 """
@@ -32,6 +33,9 @@ STABLE_COLUMNS = [
     "selector_params", "final_params", "normalization", "leaky_normalization", "seed", "config_hash",
 ]  # fmt: skip
 VOLATILE_COLUMNS = ["fit_time_s", "tune_time_s", "git_sha", "host", "versions"]
+#: Per-feature columns kept in the parquet store only (a colon record has 2000 scores): the selector's
+#: scores (e.g. MM-FS's gamma), which Table 3 of Jimenez-Cordero et al. ranks and averages over folds.
+STORE_ONLY_COLUMNS = ["scores"]
 TEXT_COLUMNS = {
     "campaign", "dataset", "dataset_group", "method", "registry_method", "setting", "final_classifier", "status",
     "message", "normalization", "config_hash", "git_sha", "host",
@@ -78,7 +82,7 @@ def flat_row(record: dict[str, Any]) -> dict[str, Any]:
     row = {}
     widths = record.get("kernel_widths")
     derived = {"kernel_width_l1": float(sum(widths)) if widths else None}
-    for col in STABLE_COLUMNS + VOLATILE_COLUMNS:
+    for col in STABLE_COLUMNS + VOLATILE_COLUMNS + STORE_ONLY_COLUMNS:
         v = record[col] if col in record else derived.get(col)
         if isinstance(v, str) and v in NON_FINITE and col not in TEXT_COLUMNS:
             v = float(v)  # the JSON record spells NaN / inf as strings (io._clean); numbers again here
@@ -100,7 +104,7 @@ def write_record(record: dict[str, Any], json_path: str | Path, parquet_path: st
 
 def read_records(paths) -> pd.DataFrame:
     rows = [flat_row(json.loads(Path(p).read_text())) for p in paths]
-    df = pd.DataFrame(rows, columns=STABLE_COLUMNS + VOLATILE_COLUMNS)
+    df = pd.DataFrame(rows, columns=STABLE_COLUMNS + VOLATILE_COLUMNS + STORE_ONLY_COLUMNS)
     return df.sort_values(["dataset", "method", "setting", "fold"], kind="stable").reset_index(drop=True)
 
 
