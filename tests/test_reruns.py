@@ -23,11 +23,12 @@ SMALL["methods"] = {"fisher": TINY["methods"]["fisher"], "svm_rfe": TINY["method
 
 
 def _copy_workflow(dest: Path) -> Path:
-    """A private copy of the workflow (the method modules are inputs, so editing one is safe here)."""
+    """A private copy of the workflow and of src/svmfs (method modules and the aggregation steps' library
+    files are rule inputs, so editing one is safe here; the code itself runs from the installed package)."""
     for item in ("Snakefile", "workflow", "scripts", "config", "envs"):
         src = ROOT / item
         (shutil.copytree if src.is_dir() else shutil.copy)(src, dest / item)
-    shutil.copytree(ROOT / "src" / "svmfs" / "methods", dest / "src" / "svmfs" / "methods")
+    shutil.copytree(ROOT / "src" / "svmfs", dest / "src" / "svmfs", ignore=shutil.ignore_patterns("__pycache__"))
     return dest
 
 
@@ -109,6 +110,19 @@ def test_edited_method_module_reruns_only_that_method(done):
         assert {r for r, _ in jobs} == {"select"} | AGGREGATION
     finally:
         module.write_text(original)
+
+
+def test_edited_record_module_reruns_only_the_aggregation(done):
+    """results/record.py is an input of collect (it shapes the merged store): editing it reruns the
+    aggregation, not one select job."""
+    module = done / "src" / "svmfs" / "results" / "record.py"
+    original, stat = module.read_text(), module.stat()
+    module.write_text(original + "\n# an edit\n")
+    try:
+        assert {r for r, _ in planned(done, SMALL)} == AGGREGATION
+    finally:
+        module.write_text(original)
+        os.utime(module, ns=(stat.st_atime_ns, stat.st_mtime_ns))
 
 
 def test_resume_after_kill_gives_identical_tables(tmp_path, done):
