@@ -224,12 +224,11 @@ class MMFSProblem:
     def scaling(self):
         """Ipopt user scaling for C > 1, else None: alpha, nu, lam0, lamC and (20b) divided by C, (20a) by C^2.
 
-        At C = 1e3-1e4 the dual variables are of order C and (20a) of order C n, and Ipopt's default
-        gradient-based scaling (which scales the objective and constraints only) stalls: pima, C = 1e4,
-        3000 iterations, (20a) still at 2.4e6; scaled as here: the optimum, 249.4, in 167 iterations with the
-        exact Hessian (benchmarks/RESULTS.md). In the scaled variables a = alpha / C, (20b) reads
-        G a - (e / C - nu' y + lam0' - lamC') = 0 with every term of order 1 and (20a) / C^2 has the SVM
-        dual's terms of order 1 too.
+        In a = alpha / C, (20b) reads G a - (e / C - nu' y + lam0' - lamC') = 0, every term of order 1 at the
+        isotropic start (alpha of order C there). Ipopt's default gradient-based scaling, computed once at
+        that start, stalls at C = 1e3-1e4: pima, C = 1e4: L-BFGS to max_iter (3000), the exact Hessian at
+        (20a) = 2.4e6 after 500 iterations. Scaled as here the exact-Hessian solve reaches the optimum, 249.4,
+        in 167 iterations ((20a) / C: 389; benchmarks/RESULTS.md).
         """
         if self.C <= 1.0:
             return None
