@@ -70,6 +70,11 @@ BAD_CONFIGS = [
     ({"datasets": {"wdbc": {"method_params": {"milp_fs": {"B": 3}}}}}, "datasets.wdbc.method_params.milp_fs: 'milp_fs' is not a method of this campaign"),
     ({"datasets": {"wdbc": {"method_params": {"fisher": {"budget": 3}}}}}, "datasets.wdbc.method_params.fisher.budget: not a parameter of fisher"),
     ({"methods": {"fisher": {"enabled": False}, "svm_rfe": {"match_size_of": "fisher"}}}, "'fisher' is not a method of this campaign (or it is disabled)"),
+    ({"datasets": {"wdbc": {"skip_methods": ["ghost"]}}}, "datasets.wdbc.skip_methods: 'ghost' is not a method of this campaign"),
+    ({"datasets": {"wdbc": {"skip_methods": ["fisher", "fisher"]}}}, "datasets.wdbc.skip_methods: ['fisher', 'fisher'] has non-unique elements"),
+    ({"methods": {"fisher": {}, "svm_rfe": {"match_size_of": "fisher"}}, "datasets": {"wdbc": {"skip_methods": ["fisher"]}}},
+     "datasets.wdbc.skip_methods: skips 'fisher', which methods.svm_rfe.match_size_of needs"),
+    ({"datasets": {"wdbc": {"skip_methods": ["fisher"]}}}, "datasets.wdbc.skip_methods: skips every enabled method"),
     ({"final_classifier": {"anisotropic": {"C": []}}}, "final_classifier.anisotropic.C: [] should be non-empty"),
     ({"final_classifier": {"anisotropic": {"C": [-1]}}}, "final_classifier.anisotropic.C.0: -1 is less than or equal to the minimum of 0"),
 ]  # fmt: skip

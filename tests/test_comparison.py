@@ -34,10 +34,23 @@ def test_settings_are_competitors_and_incomplete_datasets_are_named():
     extra = s[s["method"] == "C4.5"].assign(setting="k=5", test_accuracy_mean=50.0)
     s = pd.concat([s, extra]).reset_index(drop=True)
     s.loc[(s["dataset"] == "d03") & (s["setting"] == "k=5"), "test_accuracy_mean"] = np.nan
-    scores, dropped = score_matrix(s)
-    assert "C4.5 (k=5)" in scores.columns and scores.shape == (13, 5) and dropped == ["d03"]
+    scores, dropped, not_run = score_matrix(s)
+    assert "C4.5 (k=5)" in scores.columns and scores.shape == (13, 5) and dropped == ["d03"] and not_run == []
     friedman, ranks, *_ = comparison_tables(s)
     assert "d03" in friedman["note"].iloc[0] and ranks["method"].iloc[-1] == "C4.5 (k=5)"
+
+
+def test_competitor_not_run_on_a_dataset_is_left_out_not_the_dataset():
+    """A dataset's ``skip_methods`` leaves no summary row: that competitor goes, the 14 datasets stay."""
+    s = demsar_summary()
+    extra = s[s["method"] == "C4.5"].assign(setting="k=5", test_accuracy_mean=50.0)
+    s = pd.concat([s, extra[extra["dataset"] != "d03"]]).reset_index(drop=True)
+    scores, dropped, not_run = score_matrix(s)
+    assert scores.shape == (14, 4) and dropped == [] and not_run == ["C4.5 (k=5)"]
+    friedman, ranks, *_ = comparison_tables(s, metric="auc_mean", alpha=0.10)
+    assert friedman["n_datasets"].iloc[0] == 14 and "C4.5 (k=5)" not in set(ranks["method"])
+    assert friedman["chi2_f"].iloc[0] == pytest.approx(9.28, abs=5e-3)  # Demsar's test, unchanged
+    assert "left out (not run on every dataset): C4.5 (k=5)" in friedman["note"].iloc[0]
 
 
 def test_one_dataset_is_not_tested_but_says_why(tmp_path):

@@ -1,7 +1,7 @@
 """Configurations: defaults, settings, per-dataset overrides (bad ones: test_bad_input.py)."""
 
 from conftest import merge_config
-from svmfs.config import campaign_datasets, campaign_methods, dataset_splits, job_method_config, load_config, method_settings, n_folds
+from svmfs.config import campaign_datasets, campaign_methods, dataset_methods, dataset_splits, job_method_config, load_config, method_settings, n_folds
 
 BASE = {
     "campaign": "t",
@@ -49,6 +49,15 @@ def test_dataset_method_params_override_the_methods_params(write_config, root):
     })), workdir=root)
     assert job_method_config(cfg, "wdbc", "milp_fs")["params"] == {"B": 10, "M": 200.0, "time_limit": 9.0}
     assert job_method_config(cfg, "mit_example1", "milp_fs")["params"] == {"B": 5, "time_limit": 9.0}
+
+
+def test_skip_methods_leaves_a_method_out_on_one_dataset_only(write_config, root):
+    cfg = load_config(write_config(merge_config(BASE, {
+        "datasets": {"wdbc": {"skip_methods": ["svm_rfe", "milp_fs"]}, "sparse_polynomial": {"params": {"n": 60}}},
+        "methods": {"fisher": {}, "svm_rfe": {}, "milp_fs": {"enabled": False}},
+    })), workdir=root)
+    assert dataset_methods(cfg, "wdbc") == ["fisher"]
+    assert dataset_methods(cfg, "sparse_polynomial") == ["fisher", "svm_rfe"]
 
 
 def test_per_dataset_params_of_a_disabled_method_are_ignored(write_config, root):

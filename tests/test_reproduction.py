@@ -67,6 +67,8 @@ def test_best_setting_and_top_features():
     r = _row(t, table="Table 4", dataset="wdbc", method="mm_fs")
     assert (r.setting, r.published, r.difference) == ("C2-0.7", "21 22 28", "3/3 shared")
     assert _row(t, table="Table 2", dataset="lymphoma", method="kp_fs_offshelf").status == "published without a number"
+    # mm_fs ran on wdbc, not on colon (a dataset's skip_methods): said so, not "not in campaign"
+    assert _row(t, table="Table 2", dataset="colon", method="mm_fs").status == "not run: method skipped on this dataset"
 
 
 def test_report_names_protocol_differences_and_counts():

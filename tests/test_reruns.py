@@ -100,6 +100,15 @@ def test_added_method_runs_only_its_jobs(done):
     assert {r for r, _ in jobs} == {"select"} | AGGREGATION
 
 
+def test_skipped_method_on_a_dataset_reruns_only_the_aggregation(done):
+    """``skip_methods`` is not part of any select job's config: the other jobs of that dataset stay done."""
+    cfg = copy.deepcopy(SMALL)
+    cfg["datasets"]["sparse_polynomial"]["skip_methods"] = ["svm_rfe"]
+    jobs = planned(done, cfg)
+    assert not [w for r, w in jobs if r == "select"]
+    assert "collect" in {r for r, _ in jobs} and {r for r, _ in jobs} <= AGGREGATION
+
+
 def test_edited_method_module_reruns_only_that_method(done):
     module = done / "src" / "svmfs" / "methods" / "fisher.py"
     original = module.read_text()

@@ -118,6 +118,12 @@ def job_method_config(config: dict, dataset: str, method: str) -> dict[str, Any]
     return {**mcfg, "params": {**mcfg.get("params", {}), **own}} if own else mcfg
 
 
+def dataset_methods(config: dict, dataset: str) -> list[str]:
+    """The enabled methods run on one (expanded) dataset: all but its ``skip_methods``, sorted."""
+    skipped = set(campaign_datasets(config)[dataset].get("skip_methods", []))
+    return sorted(m for m in campaign_methods(config) if m not in skipped)
+
+
 def dataset_splits(config: dict, name: str) -> dict[str, Any]:
     """The outer-split spec of one (expanded) dataset: defaults, the campaign's, the dataset's own."""
     return {**SPLIT_DEFAULTS, **config.get("splits", {}), **campaign_datasets(config)[name].get("splits", {})}
@@ -254,6 +260,21 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
                     errs.append(f"{where}.{param}: not a parameter of {reg_name}; accepted: {', '.join(sorted(accepted))}")
                 elif param in tuned:
                     errs.append(f"{where}.{param}: also in methods.{mname} grid/settings (contradictory options)")
+
+    # per-dataset skipped methods: methods of the campaign (disabled ones are fine), not all of them,
+    # and never the method another one matches the size of
+    for dname, dcfg in config["datasets"].items():
+        skipped = dcfg.get("skip_methods") or []
+        where = f"datasets.{dname}.skip_methods"
+        for mname in skipped:
+            if mname not in (config.get("methods") or {}):
+                errs.append(f"{where}: {mname!r} is not a method of this campaign")
+        if methods and dcfg.get("enabled", True) and set(methods) <= set(skipped):
+            errs.append(f"{where}: skips every enabled method of the campaign")
+        for mname, mcfg in methods.items():
+            other = mcfg.get("match_size_of")
+            if other in skipped and mname not in skipped:
+                errs.append(f"{where}: skips {other!r}, which methods.{mname}.match_size_of needs; skip {mname!r} too")
 
     # folds against the smallest class, where the class counts are known before any job
     if not errs:

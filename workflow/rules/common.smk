@@ -6,6 +6,7 @@ from svmfs.config import (
     campaign_datasets,
     campaign_methods,
     check_campaign,
+    dataset_methods,
     dataset_splits,
     job_method_config,
     load_dataset_registry,
@@ -60,7 +61,7 @@ def select_outputs():
     return [
         f"{OUT}/runs/{d}/{m}/{s}/fold-{k}.json"
         for d in DATASETS
-        for m in METHODS
+        for m in dataset_methods(config, d)
         for s in SETTINGS[m]
         for k in range(n_folds(SPLITS[d]))
     ]
@@ -126,7 +127,9 @@ def job_config(wildcards):
     """Everything a select job's result depends on (hashed into the record)."""
     return {
         "dataset": {
-            k: v for k, v in DSCFG[wildcards.dataset].items() if k != "method_params"
+            k: v
+            for k, v in DSCFG[wildcards.dataset].items()
+            if k not in ("method_params", "skip_methods")
         },
         "method": method_cfg(wildcards),
         "setting": SETTINGS[wildcards.method][wildcards.setting],

@@ -1,8 +1,9 @@
 """A campaign's comparison of methods over its datasets (Demsar 2006) and the stability figure.
 
 Each (method, setting) is one competitor; its score on a dataset is a column of the summary table
-(mean over outer folds). Datasets where some competitor has no score are left out, and the tables say
-which. With fewer than two complete datasets or two competitors nothing is tested: the tables carry a
+(mean over outer folds). A competitor that was not run on some dataset (no summary row: the dataset's
+``skip_methods``) is left out of the test; a dataset where a competitor ran but has no score (failed
+folds) is left out; the tables say which. With fewer than two complete datasets or two competitors nothing is tested: the tables carry a
 ``note`` and the figures say why, so a small campaign still completes and nothing is faked.
 """
 
@@ -20,20 +21,27 @@ from .figures import OKABE_ITO, label, message_figure, panels, save_figure
 from .significance import friedman_test, nemenyi_cliques, nemenyi_critical_difference, wilcoxon_pairs
 
 
-def score_matrix(summary: pd.DataFrame, metric: str = "test_accuracy_mean") -> tuple[pd.DataFrame, list[str]]:
-    """Datasets x competitors of ``metric``, complete rows only; also the datasets dropped."""
+def score_matrix(summary: pd.DataFrame, metric: str = "test_accuracy_mean") -> tuple[pd.DataFrame, list[str], list[str]]:
+    """Datasets x competitors of ``metric``, complete rows only; the datasets and competitors left out.
+
+    Competitors without a row on some dataset (not run there) go first, then datasets with a missing score.
+    """
     if metric not in summary.columns:
         raise ValueError(f"statistics.metric: the summary table has no column {metric!r}")
-    wide = summary.assign(competitor=[label(m, s) for m, s in zip(summary["method"], summary["setting"])]).pivot_table(
-        index="dataset", columns="competitor", values=metric, aggfunc="first", dropna=False
-    )
+    summary = summary.assign(competitor=[label(m, s) for m, s in zip(summary["method"], summary["setting"])])
+    wide = summary.pivot_table(index="dataset", columns="competitor", values=metric, aggfunc="first", dropna=False)
     wide = wide.sort_index().reindex(sorted(wide.columns), axis=1)
+    ran = summary.groupby("competitor")["dataset"].nunique().reindex(wide.columns)
+    not_run = sorted(ran.index[ran < wide.shape[0]])
+    wide = wide.drop(columns=not_run)
     complete = wide.notna().all(axis=1)
-    return wide[complete], sorted(wide.index[~complete])
+    return wide[complete], sorted(wide.index[~complete]), not_run
 
 
-def _note(scores: pd.DataFrame, dropped: list[str]) -> str:
+def _note(scores: pd.DataFrame, dropped: list[str], not_run: list[str]) -> str:
     parts = []
+    if not_run:
+        parts.append("competitors left out (not run on every dataset): " + ", ".join(not_run))
     if dropped:
         parts.append("datasets left out (a competitor has no score): " + ", ".join(dropped))
     if scores.shape[0] < 2:
@@ -50,8 +58,8 @@ def comparison_tables(summary: pd.DataFrame, metric: str = "test_accuracy_mean",
     ranks: competitor, average rank (1 = best), the Nemenyi groups it belongs to;
     wilcoxon: every pair with Holm-adjusted p-values.
     """
-    scores, dropped = score_matrix(summary, metric)
-    note = _note(scores, dropped)
+    scores, dropped, not_run = score_matrix(summary, metric)
+    note = _note(scores, dropped, not_run)
     N, k = scores.shape
     tested = N >= 2 and k >= 2
     row = {"metric": metric, "alpha": alpha, "n_datasets": N, "n_methods": k}

@@ -93,6 +93,8 @@ def reproduction_table(records: pd.DataFrame, papers: list[str]) -> pd.DataFrame
             row["status"] = "published without a number"
         elif not (groups == e["dataset"]).any():
             row["status"] = "not run: dataset not in campaign"
+        elif rows.empty and (records["method"] == e["method"]).any():
+            row["status"] = "not run: method skipped on this dataset"
         elif rows.empty:
             row["status"] = "not run: method not in campaign"
         else:
