@@ -3,8 +3,9 @@
 Each (method, setting) is one competitor; its score on a dataset is a column of the summary table
 (mean over outer folds). A competitor that was not run on some dataset (no summary row: the dataset's
 ``skip_methods``) is left out of the test; a dataset where a competitor ran but has no score (failed
-folds) is left out; the tables say which. With fewer than two complete datasets or two competitors nothing is tested: the tables carry a
-``note`` and the figures say why, so a small campaign still completes and nothing is faked.
+folds) is left out; the tables say which. With fewer than two complete datasets or two competitors
+nothing is tested: the tables carry a ``note`` and the figures say why, so a small campaign still
+completes and nothing is faked.
 """
 
 from __future__ import annotations
