@@ -51,20 +51,31 @@ ROUTE_LIMIT = 600.0
 CAMPAIGN_STARTS = ((1, 0.99, 7.0, 1e-3), (5, 0.99, 7.0, 1e-3), (9, 0.01, 100.0, 1e-4))
 
 
-def colon_train(fold_index=None):
-    from sklearn.preprocessing import MinMaxScaler
-
+def train_side(name: str, fold_index=None, n_train=None):
+    """(X, y, fold) of one jimenez2021 outer fold's training side: the registry's reader (WDBC: scikit-learn's
+    copy), the campaign's stratified 10-fold splits and seed, min-max to [-1, 1] fitted on that side.
+    ``fold_index`` None: the first fold with ``n_train`` training rows."""
+    from svmfs.data.embedded import sklearn_breast_cancer
     from svmfs.data.formats import read_download
     from svmfs.data.registry import load_registry
+    from svmfs.protocol.normalize import make_normalizer
     from svmfs.protocol.seeds import derive_seed
     from svmfs.protocol.splits import make_splits
 
-    ds = read_download("colon", load_registry(ROOT / "config" / "datasets.yaml")["colon"], SHARED)
+    if name == "wdbc":
+        ds = sklearn_breast_cancer("wdbc")
+    else:
+        ds = read_download(name, load_registry(ROOT / "config" / "datasets.yaml")[name], SHARED)
     y = np.where(ds.y.astype(float) > 0, 1.0, -1.0)
-    folds = make_splits(y, {"kind": "stratified_kfold", "n_splits": 10}, derive_seed(20210601, "splits", "colon"))
-    fold = next(f for f in folds if len(f["train"]) == 56) if fold_index is None else folds[fold_index]
+    folds = make_splits(y, {"kind": "stratified_kfold", "n_splits": 10}, derive_seed(20210601, "splits", name))
+    fold = next(f for f in folds if len(f["train"]) == n_train) if fold_index is None else folds[fold_index]
     tr = np.asarray(fold["train"])
-    return MinMaxScaler((-1.0, 1.0)).fit_transform(ds.X.astype(float)[tr]), y[tr], fold["fold"]
+    return make_normalizer("minmax_pm1").fit_transform(ds.X.astype(float)[tr]), y[tr], fold["fold"]
+
+
+def colon_train(fold_index=None):
+    """Colon's training side of ``fold_index``, else of the first fold with 56 training rows."""
+    return train_side("colon", fold_index, n_train=56)
 
 
 def synth():

@@ -23,11 +23,9 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
+from bench_mmfs import train_side  # the campaign's outer fold, scaled on its training side
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared" / "data"
-SEED = 20210601
 SETTINGS = {
     "before": dict(hessian="limited-memory", scale_by_C=False),
     "exact": dict(hessian="exact", scale_by_C=False),
@@ -47,32 +45,13 @@ STARTS = (
 )
 
 
-def train_side(name: str, fold_index: int):
-    from sklearn.preprocessing import MinMaxScaler
-
-    from svmfs.data.embedded import sklearn_breast_cancer
-    from svmfs.data.formats import read_download
-    from svmfs.data.registry import load_registry
-    from svmfs.protocol.seeds import derive_seed
-    from svmfs.protocol.splits import make_splits
-
-    if name == "wdbc":
-        ds = sklearn_breast_cancer("wdbc")
-    else:
-        ds = read_download(name, load_registry(ROOT / "config" / "datasets.yaml")[name], SHARED)
-    y = np.where(ds.y.astype(float) > 0, 1.0, -1.0)
-    folds = make_splits(y, {"kind": "stratified_kfold", "n_splits": 10}, derive_seed(SEED, "splits", name))
-    tr = np.asarray(folds[fold_index]["train"])
-    return MinMaxScaler((-1.0, 1.0)).fit_transform(ds.X.astype(float)[tr]), y[tr]
-
-
 def run_one(start, setting: str) -> dict:
     from threadpoolctl import threadpool_limits
 
     from svmfs.methods.mm_fs import MMFS
 
     name, fold, C2, C, g0 = start[:5]
-    X, y = train_side(name, fold)
+    X, y, _ = train_side(name, fold)
     sel = MMFS(C2=C2, C=C, gamma_ini=g0, max_iter=3000, time_limit=900.0, **SETTINGS[setting])
     t = time.perf_counter()
     with threadpool_limits(1):

@@ -89,18 +89,15 @@ def prepare_input(wildcards):
     return []
 
 
+def library_file(path):
+    """A file of the svmfs package: editing it reruns the jobs that take it as input."""
+    return str(Path(workflow.basedir) / "src" / "svmfs" / path)
+
+
 def method_module(method):
     """The method's module file: editing it reruns that method's jobs only."""
     target = get_method(MCFG[method].get("method", method)).target
-    module_name = target.partition(":")[0]
-    return str(
-        Path(workflow.basedir) / "src" / "svmfs" / "methods" / f"{module_name}.py"
-    )
-
-
-def library_file(path):
-    """A file of the svmfs package: editing it reruns the aggregation step that reads it."""
-    return str(Path(workflow.basedir) / "src" / "svmfs" / path)
+    return library_file(f"methods/{target.partition(':')[0]}.py")
 
 
 def select_input(wildcards):
