@@ -1,4 +1,4 @@
-"""Rule figures: accuracy vs number of selected features, accuracy vs ||gamma||_1, and run times."""
+"""Rule figures: accuracy vs number of selected features (all methods; the C paths), accuracy vs ||gamma||_1, and run times."""
 
 import pandas as pd
 

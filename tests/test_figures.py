@@ -84,3 +84,23 @@ def test_swept_parameter_is_read_from_the_setting_labels():
     acc = [ln for ln in fig.axes[0].lines if len(ln.get_xdata()) == 3][0]
     assert list(acc.get_xdata()) == [1.0, 10.0, 100.0] and list(acc.get_ydata()) == [84.0, 82.0, 70.0]
     assert fig.axes[0].get_xscale() == "log" and fig.axes[0].get_xlabel() == "C2"
+
+
+def test_regularization_paths_draw_the_methods_swept_over_C_in_order_of_C():
+    from svmfs.analysis.figures import regularization_paths
+
+    summary = pd.DataFrame({
+        "dataset": ["d"] * 6, "method": ["l1_by_C"] * 3 + ["mm_fs"] * 2 + ["svm_rbf"],
+        "setting": ["C-10", "C-0.01", "C-1", "C2-0.1", "C2-0.9", "default"],
+        "test_accuracy_mean": [96.0, 62.0, 97.0, 90.0, 91.0, 97.5], "n_selected_mean": [5.0, 0.0, 12.0, 3.0, 2.0, 30.0],
+        "n_features_total": [30] * 6,
+    })  # fmt: skip
+    fig = regularization_paths(summary)
+    ax = fig.axes[0]
+    drawn = [ln for ln in ax.lines if len(ln.get_xdata()) > 1]
+    assert len(drawn) == 2  # the C path (line and markers) only: the C2 sweep and the default are not paths over C
+    for ln in drawn:  # in order of C (0.01, 1, 10), not of the number of features
+        assert list(ln.get_xdata()) == [0.0, 12.0, 5.0] and list(ln.get_ydata()) == [62.0, 97.0, 96.0]
+    assert ax.get_xscale() == "linear" and ax.get_xlim()[0] < 0.0 < 30.0 < ax.get_xlim()[1]  # 0 features shown
+    none = regularization_paths(summary[summary["method"] != "l1_by_C"])
+    assert "no method of this campaign sweeps C as settings" in none.axes[0].texts[0].get_text()

@@ -81,6 +81,12 @@ rule figures:
             category="Figures",
         ),
         sweep_pdf=f"{OUT}/figures/settings_sweep.pdf",
+        paths_png=report(
+            f"{OUT}/figures/regularization_paths.png",
+            caption="../report/regularization_paths.rst",
+            category="Figures",
+        ),
+        paths_pdf=f"{OUT}/figures/regularization_paths.pdf",
         runtime_png=report(
             f"{OUT}/figures/runtime.png",
             caption="../report/runtime.rst",

@@ -163,6 +163,37 @@ def settings_sweep(summary: pd.DataFrame):
     return fig
 
 
+def regularization_paths(summary: pd.DataFrame, parameter: str = "C"):
+    """Test accuracy against the number of selected features, one point per value of ``parameter``,
+    for every method whose settings sweep it; one panel per dataset, linear x from 0 to p
+    (Jimenez-Cordero et al. Fig. 2: MM-FS at one C2 and l1-SVM, one point per C). A thin line joins
+    the points in order of the parameter, so the path reads from sparse (small C) to dense."""
+    cases = []
+    for (ds, m), g in summary.groupby(["dataset", "method"], sort=True):
+        sw = swept_parameter(g["setting"])
+        if sw is not None and sw[0] == parameter:
+            cases.append((ds, m, g.assign(value=sw[1]).sort_values("value")))
+    if not cases:
+        return message_figure(f"no method of this campaign sweeps {parameter} as settings")
+    datasets = sorted({ds for ds, _, _ in cases})
+    style = method_styles(sorted({m for _, m, _ in cases}))
+    fig, axes = panels(len(datasets))
+    for ax, ds in zip(axes, datasets):
+        for _, m, g in (c for c in cases if c[0] == ds):
+            col, mk = style[m]
+            x, y = g["n_selected_mean"].to_numpy(float), g["test_accuracy_mean"].to_numpy(float)
+            ax.plot(x, y, "-", color=col, lw=0.6, alpha=0.5)
+            ax.plot(x, y, mk, color=col, ms=5, mfc="none", ls="none")
+        p = int(summary.loc[summary["dataset"] == ds, "n_features_total"].iloc[0])
+        ax.set_xlim(-0.03 * p, 1.03 * p)
+        ax.set_title(f"{ds} (p = {p})")
+        ax.set_xlabel(f"selected features (mean over folds), one point per {parameter}")
+        ax.set_ylabel("test accuracy (%)")
+        ax.grid(True, alpha=0.3)
+    _legend(fig, style, list(style))
+    return fig
+
+
 def runtime_figure(timing: pd.DataFrame):
     """Mean fit time per method and dataset, log scale."""
     timing = timing.assign(label=[label(m, s) for m, s in zip(timing["method"], timing["setting"])])
@@ -188,4 +219,6 @@ def write_figures(summary: pd.DataFrame, timing: pd.DataFrame, out: dict[str, st
         save_figure(width_frontier(summary), out["width_png"], out.get("width_pdf"))
     if "sweep_png" in out:
         save_figure(settings_sweep(summary), out["sweep_png"], out.get("sweep_pdf"))
+    if "paths_png" in out:
+        save_figure(regularization_paths(summary), out["paths_png"], out.get("paths_pdf"))
     save_figure(runtime_figure(timing), out["runtime_png"], out.get("runtime_pdf"))
