@@ -70,7 +70,8 @@ def test_selection_frequency_and_the_features_shown():
 
 
 def test_swept_parameter_is_read_from_the_setting_labels():
-    from svmfs.analysis.figures import settings_sweep, swept_parameter
+    from svmfs.analysis.figures import settings_sweep
+    from svmfs.analysis.paths import swept_parameter
 
     assert swept_parameter(["C2-0.1", "C2-10", "C2-1e-3"]) == ("C2", [0.1, 10.0, 0.001])
     assert swept_parameter(["n_features_to_select-5", "n_features_to_select-20"]) == ("n_features_to_select", [5.0, 20.0])

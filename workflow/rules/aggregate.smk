@@ -87,6 +87,8 @@ rule figures:
             category="Figures",
         ),
         paths_pdf=f"{OUT}/figures/regularization_paths.pdf",
+        paths_csv=f"{OUT}/tables/regularization_paths.csv",
+        paths_md=f"{OUT}/tables/regularization_paths.md",
         runtime_png=report(
             f"{OUT}/figures/runtime.png",
             caption="../report/runtime.rst",

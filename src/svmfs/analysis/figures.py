@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import matplotlib
@@ -13,6 +12,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from ..results.io import atomic_write_bytes  # noqa: E402
+from .paths import swept_paths  # noqa: E402
 
 # Okabe & Ito (2008) colour-blind-safe palette.
 OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
@@ -124,26 +124,11 @@ def width_frontier(summary: pd.DataFrame):
     return fig
 
 
-_SETTING = re.compile(r"^(?P<param>[A-Za-z][A-Za-z0-9_]*)-(?P<value>[-+]?[0-9.]+(?:[eE][-+]?[0-9]+)?)$")
-
-
-def swept_parameter(settings) -> tuple[str, list[float]] | None:
-    """(parameter, values) when every setting label is ``<param>-<number>`` for one parameter."""
-    parsed = [_SETTING.match(str(s)) for s in settings]
-    if len(parsed) < 2 or not all(parsed) or len({m["param"] for m in parsed}) != 1:
-        return None
-    return parsed[0]["param"], [float(m["value"]) for m in parsed]
-
-
 def settings_sweep(summary: pd.DataFrame):
     """Accuracy and number of selected features against the one parameter a method sweeps as
     settings, one panel per (dataset, method): Maldonado et al.'s section-6 study (Figs. 6-10:
     C2, beta, gamma, eps, v0 varied one at a time) and Jimenez-Cordero et al.'s accuracy over C2."""
-    cases = []
-    for (ds, m), g in summary.groupby(["dataset", "method"], sort=True):
-        sw = swept_parameter(g["setting"])
-        if sw is not None:
-            cases.append((ds, m, sw[0], g.assign(value=sw[1]).sort_values("value")))
+    cases = swept_paths(summary)
     if not cases:
         return message_figure("no method of this campaign sweeps one parameter as settings")
     fig, axes = panels(len(cases), width=4.4, height=3.2)
@@ -168,18 +153,14 @@ def regularization_paths(summary: pd.DataFrame, parameter: str = "C"):
     for every method whose settings sweep it; one panel per dataset, linear x from 0 to p
     (Jimenez-Cordero et al. Fig. 2: MM-FS at one C2 and l1-SVM, one point per C). A thin line joins
     the points in order of the parameter, so the path reads from sparse (small C) to dense."""
-    cases = []
-    for (ds, m), g in summary.groupby(["dataset", "method"], sort=True):
-        sw = swept_parameter(g["setting"])
-        if sw is not None and sw[0] == parameter:
-            cases.append((ds, m, g.assign(value=sw[1]).sort_values("value")))
+    cases = swept_paths(summary, parameter)
     if not cases:
         return message_figure(f"no method of this campaign sweeps {parameter} as settings")
-    datasets = sorted({ds for ds, _, _ in cases})
-    style = method_styles(sorted({m for _, m, _ in cases}))
+    datasets = sorted({c[0] for c in cases})
+    style = method_styles(sorted({c[1] for c in cases}))
     fig, axes = panels(len(datasets))
     for ax, ds in zip(axes, datasets):
-        for _, m, g in (c for c in cases if c[0] == ds):
+        for _, m, _, g in (c for c in cases if c[0] == ds):
             col, mk = style[m]
             x, y = g["n_selected_mean"].to_numpy(float), g["test_accuracy_mean"].to_numpy(float)
             ax.plot(x, y, "-", color=col, lw=0.6, alpha=0.5)
