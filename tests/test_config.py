@@ -1,7 +1,7 @@
 """Configurations: defaults, settings, per-dataset overrides (bad ones: test_bad_input.py)."""
 
 from conftest import merge_config
-from svmfs.config import campaign_datasets, campaign_methods, dataset_methods, dataset_splits, job_method_config, load_config, method_settings, n_folds
+from svmfs.config import campaign_datasets, campaign_methods, dataset_methods, dataset_splits, job_method_config, load_config, method_settings, n_folds, runtime_warnings
 
 BASE = {
     "campaign": "t",
@@ -23,7 +23,25 @@ def test_settings_labels():
 
 def test_default_and_campaign_configs_are_valid(root):
     for path in [root / "config" / "config.yaml", *sorted((root / "config" / "campaigns").glob("*.yaml"))]:
-        load_config(path, workdir=root)
+        # valid, and no select job can outlast its runtime request before its methods' time limits end it
+        assert runtime_warnings(load_config(path, workdir=root)) == [], path.name
+
+
+def test_runtime_warning_counts_every_fit_of_the_job_at_its_time_limit(root):
+    jimenez = root / "config" / "campaigns" / "jimenez2021.yaml"
+    cfg = load_config(jimenez, overrides={"methods": {"milp_fs": {"resources": {"runtime": 120}}}}, workdir=root)
+    # MILP-FS: 5 C x 5 inner folds + the refit = 26 fits x 600 s = 260 min; MM-FS (no grid): 1 fit x 7200 s <= 180 min
+    assert runtime_warnings(cfg) == [
+        "methods.milp_fs: a select job runs up to 26 fits x time_limit 600 s = 260 min, above resources.runtime = 120 min; "
+        "a scheduler may kill it first (raise methods.milp_fs.resources.runtime or lower the time_limit)"
+    ]
+    # a per-dataset time limit counts too (the largest over the datasets that run the method)
+    cfg = load_config(jimenez, overrides={"datasets": {"pima": {"method_params": {"mm_fs": {"time_limit": 36000.0}}}}}, workdir=root)
+    assert [w.split(":")[0] for w in runtime_warnings(cfg)] == ["methods.mm_fs"]
+    cfg = load_config(jimenez, overrides={
+        "datasets": {"pima": {"method_params": {"mm_fs": {"time_limit": 36000.0}}, "skip_methods": ["mm_fs"]}},
+    }, workdir=root)  # fmt: skip
+    assert runtime_warnings(cfg) == []  # not run on pima
 
 
 def test_enabled_false_and_per_dataset_splits(write_config, root):

@@ -283,6 +283,35 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
         raise ConfigError(f"{source}: invalid configuration:\n  " + "\n  ".join(errs))
 
 
+def runtime_warnings(config: dict) -> list[str]:
+    """Methods whose select job can outlast its ``resources.runtime``: every fit of the job (inner folds
+    x grid points, then the refit on the training side) stopped by the method's ``time_limit`` (the
+    largest over the datasets' ``method_params``). A scheduler would kill such a job before the method's
+    own limit ends it with status ``time_limit``. A warning, not an error: most fits end far sooner."""
+    from .methods.registry import METHODS
+
+    warnings = []
+    n_inner = int(config["inner_cv"]["n_splits"])
+    for name, mcfg in campaign_methods(config).items():
+        spec = METHODS.get(mcfg.get("method", name))
+        grid = {k: v for k, v in (mcfg.get("grid") or {}).items() if spec is None or k != spec.truncation}
+        fits = int(np.prod([len(v) for v in grid.values()])) * n_inner + 1 if grid else 1
+        limits = [
+            job_method_config(config, d, name).get("params", {}).get("time_limit")
+            for d in campaign_datasets(config)
+            if name in dataset_methods(config, d)
+        ]
+        limits = [float(t) for t in limits if t is not None]
+        runtime = mcfg.get("resources", {}).get("runtime", config["resources"]["select"]["runtime"])
+        if limits and fits * max(limits) / 60.0 > runtime:
+            warnings.append(
+                f"methods.{name}: a select job runs up to {fits} fits x time_limit {max(limits):g} s = "
+                f"{fits * max(limits) / 60.0:.0f} min, above resources.runtime = {runtime} min; a scheduler may kill "
+                f"it first (raise methods.{name}.resources.runtime or lower the time_limit)"
+            )
+    return warnings
+
+
 def _check_splits(sp: dict, name: str, config: dict) -> list[str]:
     own = campaign_datasets(config)[name].get("splits")
     where = f"datasets.{campaign_datasets(config)[name]['group']}.splits" if own else "splits"

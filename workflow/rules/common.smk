@@ -13,11 +13,14 @@ from svmfs.config import (
     method_settings,
     mirror_url,
     n_folds,
+    runtime_warnings,
 )
 from svmfs.methods.registry import get_method
 from svmfs.protocol.seeds import derive_seed
 
 check_campaign(config, workdir=workflow.basedir)
+for warning in runtime_warnings(config):
+    logger.warning(f"config: {warning}")
 
 REGISTRY = load_dataset_registry(config, workflow.basedir)
 OUT = f"{config['results_dir']}/{config['campaign']}"
