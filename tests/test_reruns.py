@@ -134,6 +134,19 @@ def test_edited_record_module_reruns_only_the_aggregation(done):
         os.utime(module, ns=(stat.st_atime_ns, stat.st_mtime_ns))
 
 
+def test_edited_analysis_module_reruns_only_the_steps_that_use_it(done):
+    """Each aggregation step takes the analysis modules it calls as inputs: editing the paths table's
+    module redraws the figures (which write that table) and nothing else."""
+    module = done / "src" / "svmfs" / "analysis" / "paths.py"
+    original, stat = module.read_text(), module.stat()
+    module.write_text(original + "\n# an edit\n")
+    try:
+        assert {r for r, _ in planned(done, SMALL)} == {"figures", "all"}
+    finally:
+        module.write_text(original)
+        os.utime(module, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+
+
 def test_resume_after_kill_gives_identical_tables(tmp_path, done):
     wd = _copy_workflow(tmp_path)
     (wd / "campaign.yaml").write_text(yaml.safe_dump(SMALL))

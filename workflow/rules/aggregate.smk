@@ -24,6 +24,7 @@ rule collect:
 rule tables:
     input:
         parquet=f"{OUT}/records.parquet",
+        code=[library_file("analysis/tables.py"), library_file("analysis/stability.py")],
     output:
         csv=report(
             f"{OUT}/tables/summary.csv",
@@ -62,6 +63,7 @@ rule figures:
     input:
         summary=f"{OUT}/tables/summary.csv",
         timing=f"{OUT}/tables/timing.csv",
+        code=[library_file("analysis/figures.py"), library_file("analysis/paths.py")],
     output:
         acc_png=report(
             f"{OUT}/figures/accuracy_vs_features.png",
@@ -115,6 +117,11 @@ rule statistics:
     input:
         summary=f"{OUT}/tables/summary.csv",
         stability=f"{OUT}/tables/stability.csv",
+        code=[
+            library_file("analysis/comparison.py"),
+            library_file("analysis/significance.py"),
+            library_file("analysis/cd_diagram.py"),
+        ],
     output:
         friedman=report(
             f"{OUT}/tables/friedman.csv",
@@ -164,6 +171,7 @@ rule correlation:
     input:
         npz=f"{OUT}/datasets/{{dataset}}.npz",
         parquet=f"{OUT}/records.parquet",
+        code=library_file("analysis/correlation.py"),
     output:
         png=report(
             f"{OUT}/figures/correlation/{{dataset}}.png",
