@@ -295,7 +295,8 @@ def runtime_warnings(config: dict) -> list[str]:
     for name, mcfg in campaign_methods(config).items():
         spec = METHODS.get(mcfg.get("method", name))
         grid = {k: v for k, v in (mcfg.get("grid") or {}).items() if spec is None or k != spec.truncation}
-        fits = int(np.prod([len(v) for v in grid.values()])) * n_inner + 1 if grid else 1
+        # a ranking method is fitted once per inner fold and point of its other parameters (tuning.py)
+        fits = int(np.prod([len(v) for v in grid.values()])) * n_inner + 1 if mcfg.get("grid") else 1
         limits = [
             job_method_config(config, d, name).get("params", {}).get("time_limit")
             for d in campaign_datasets(config)
