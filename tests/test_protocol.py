@@ -9,7 +9,7 @@ from svmfs.methods.fisher import FisherScore
 from svmfs.protocol.normalize import normalize_fold
 from svmfs.protocol.select_job import run_select_job
 from svmfs.protocol.splits import SplitError, make_splits
-from svmfs.protocol.tuning import inner_cv, tune_selector
+from svmfs.protocol.tuning import inner_cv, selector_fits, tune_selector
 
 FINAL = {"linear": {"C": [0.1, 1.0]}, "rbf": {"C": [1.0], "gamma": [1.0], "gamma_per_feature": True}}
 CAMPAIGN = {
@@ -99,6 +99,10 @@ def test_selector_never_sees_test_rows(monkeypatch):
     _, Xte, _ = normalize_fold(X, np.asarray(fold["train"]), np.asarray(fold["test"]), "zscore")
     seen = np.vstack(RowSpy.seen)
     assert len(RowSpy.seen) == 3 * 1 + 1  # 3 inner folds x 1 grid point (ranking reused), + final fit
+    # the count the config's runtime warning relies on is the count the job makes
+    assert selector_fits({"n_features_to_select": [1, 2]}, "n_features_to_select", 3) == len(RowSpy.seen)
+    assert selector_fits({"C": [1, 2, 3], "n_features_to_select": [1, 2]}, "n_features_to_select", 5) == 16
+    assert selector_fits({"C": [1, 2, 3], "n_features_to_select": [1, 2]}, None, 5) == 31 and selector_fits({}, None, 5) == 1
     for row in Xte:
         assert not np.any(np.all(np.isclose(seen, row), axis=1)), "a test row reached the selector"
     assert rec["n_test"] == len(fold["test"]) and 0 <= rec["test_accuracy"] <= 1

@@ -283,27 +283,30 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
         raise ConfigError(f"{source}: invalid configuration:\n  " + "\n  ".join(errs))
 
 
+def method_resources(config: dict, method: str, key: str):
+    """A select job's resource ``key`` (mem_mb, runtime, threads): the method's own, else ``resources.select``."""
+    return campaign_methods(config)[method].get("resources", {}).get(key, config["resources"]["select"][key])
+
+
 def runtime_warnings(config: dict) -> list[str]:
     """Methods whose select job can outlast its ``resources.runtime``: every fit of the job (inner folds
     x grid points, then the refit on the training side) stopped by the method's ``time_limit`` (the
     largest over the datasets' ``method_params``). A scheduler would kill such a job before the method's
     own limit ends it with status ``time_limit``. A warning, not an error: most fits end far sooner."""
     from .methods.registry import METHODS
+    from .protocol.tuning import selector_fits
 
     warnings = []
-    n_inner = int(config["inner_cv"]["n_splits"])
     for name, mcfg in campaign_methods(config).items():
         spec = METHODS.get(mcfg.get("method", name))
-        grid = {k: v for k, v in (mcfg.get("grid") or {}).items() if spec is None or k != spec.truncation}
-        # a ranking method is fitted once per inner fold and point of its other parameters (tuning.py)
-        fits = int(np.prod([len(v) for v in grid.values()])) * n_inner + 1 if mcfg.get("grid") else 1
+        fits = selector_fits(mcfg.get("grid") or {}, spec and spec.truncation, int(config["inner_cv"]["n_splits"]))
         limits = [
             job_method_config(config, d, name).get("params", {}).get("time_limit")
             for d in campaign_datasets(config)
             if name in dataset_methods(config, d)
         ]
         limits = [float(t) for t in limits if t is not None]
-        runtime = mcfg.get("resources", {}).get("runtime", config["resources"]["select"]["runtime"])
+        runtime = method_resources(config, name, "runtime")
         if limits and fits * max(limits) / 60.0 > runtime:
             warnings.append(
                 f"methods.{name}: a select job runs up to {fits} fits x time_limit {max(limits):g} s = "

@@ -10,6 +10,7 @@ from svmfs.config import (
     dataset_splits,
     job_method_config,
     load_dataset_registry,
+    method_resources as method_resources_of,
     method_settings,
     mirror_url,
     n_folds,
@@ -139,5 +140,4 @@ def job_config(wildcards):
 
 
 def method_resources(method, key):
-    own = MCFG[method].get("resources", {})
-    return own.get(key, config["resources"]["select"][key])
+    return method_resources_of(config, method, key)

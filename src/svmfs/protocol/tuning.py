@@ -59,6 +59,14 @@ def _effective_sizes(sizes, p: int) -> list[int]:
     return out
 
 
+def selector_fits(grid: dict[str, list], truncation: str | None, n_splits: int) -> int:
+    """Selector fits in one select job, as :func:`tune_selector` and the refit do them: one per inner fold
+    and point of the grid without its ``truncation`` sizes, plus the refit; 1 with nothing to choose."""
+    if not grid:
+        return 1
+    return len(ParameterGrid({k: v for k, v in grid.items() if k != truncation})) * n_splits + 1
+
+
 def tune_selector(
     make_selector: Callable[..., Any],
     grid: dict[str, list],
