@@ -77,6 +77,11 @@ BAD_CONFIGS = [
     ({"datasets": {"wdbc": {"skip_methods": ["fisher"]}}}, "datasets.wdbc.skip_methods: skips every enabled method"),
     ({"final_classifier": {"anisotropic": {"C": []}}}, "final_classifier.anisotropic.C: [] should be non-empty"),
     ({"final_classifier": {"anisotropic": {"C": [-1]}}}, "final_classifier.anisotropic.C.0: -1 is less than or equal to the minimum of 0"),
+    ({"methods": {"fisher": {"final": "own"}}}, "methods.fisher.final: 'own' needs a method that solves a linear SVM (weights and intercept); fisher does not"),
+    ({"methods": {"l1_svm": {"final": "anisotropic"}}}, "methods.l1_svm.final: 'anisotropic' needs a method with kernel widths"),
+    ({"methods": {"l1_svm": {"final": "refit"}}}, "methods.l1_svm.final: 'refit' is not one of"),
+    ({"methods": {"l1_svm": {"final": "own"}}, "splits": {"kind": "kp_svm", "train_size": 40}},
+     "methods.l1_svm.final: 'own' refits nothing, so splits.kind kp_svm (refit on test-side resamples) does not apply; datasets: sparse_polynomial"),
 ]  # fmt: skip
 
 

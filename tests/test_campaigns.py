@@ -74,6 +74,9 @@ def test_jimenez2021_reduced(tmp_path, shared_mirror):
     milp = rec[rec["method"] == "milp_fs"]
     budget = milp["dataset"].map({"wdbc": 10, "pima": 5})  # per-dataset B from method_params
     assert (milp["n_selected"] <= budget).all() and milp["n_selected"].max() > 0
+    # section 4.3: l1-SVM and MILP-FS scored by their own hyperplane, the others by a refitted SVM
+    assert set(rec.loc[rec["method"].isin(["l1_svm", "milp_fs", "l1_svm_by_C"]), "final_classifier"]) == {"own"}
+    assert set(rec.loc[rec["method"] == "svm_rbf", "final_classifier"]) == {"rbf"}
     mm = rec[rec["method"] == "mm_fs"]
     assert set(mm["status"]) <= {"ok", "acceptable", "max_iter"}  # the reduced overlay caps Ipopt at 300
     for ds in ("wdbc", "pima"):  # Fig. 1: the larger C2, the lower ||gamma|| (mean over folds)

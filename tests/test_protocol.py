@@ -162,3 +162,33 @@ def test_a_selector_with_nothing_to_tune_is_not_fitted_on_the_inner_folds():
     assert fits == [] and res.selector_params == {} and np.isnan(res.inner_accuracy) and res.n_candidates == 1
     tune_selector(counting, {"n_features_to_select": [1, 2]}, None, "linear", FINAL, X, y, cv)
     assert len(fits) == 3 * 2
+
+
+def test_own_final_classifier_scores_the_selectors_hyperplane_and_tunes_by_it():
+    """``final: own`` (Jimenez-Cordero et al. 4.3 score l1-SVM and MILP-FS by their own w.x + b): the
+    record's test accuracy is that of sign(w.x + b) with the record's weights and intercept, labels
+    mapped back to the data's (here 0/1 with 1 as +1), nothing is refitted, and C is the grid point
+    whose own hyperplane is most accurate on the inner folds."""
+    from svmfs.methods.l1_svm import L1SVM
+
+    rng = np.random.default_rng(5)
+    y01 = (rng.random(90) < 0.4).astype(int)
+    X = rng.normal(size=(90, 6))
+    X[:, 0] += 1.2 * (2 * y01 - 1)
+    X[:, 1] += 0.6 * (2 * y01 - 1)
+    fold = make_splits(y01, {"kind": "stratified_kfold", "n_splits": 3}, 0)[0]
+    grid = [0.001, 0.1, 10.0]
+    rec = run_select_job(X, y01, fold, "l1_svm", {"final": "own", "grid": {"C": grid}}, CAMPAIGN, seed=0)
+    assert rec["final_classifier"] == "own" and rec["final_params"] == {} and np.isnan(rec["inner_final_accuracy"])
+    tr, te = np.asarray(fold["train"]), np.asarray(fold["test"])
+    Xtr, Xte, _ = normalize_fold(X, tr, te, "zscore")
+    own = np.where(Xte @ np.asarray(rec["weights"]) + rec["intercept"] > 0, 1, 0)
+    assert rec["test_accuracy"] == pytest.approx(np.mean(own == y01[te]))
+    refit = run_select_job(X, y01, fold, "l1_svm", {"grid": {"C": grid}}, CAMPAIGN, seed=0)
+    assert refit["final_classifier"] == "linear" and refit["final_params"] != {}
+    # the tuner's choice: inner accuracy of each C's own hyperplane, fitted on each inner fold
+    cv = inner_cv(y01[tr], 3, 0)
+    inner = {C: np.mean([np.mean(L1SVM(C=C).fit(Xtr[a], y01[tr][a]).own_predict(Xtr[b]) == y01[tr][b]) for a, b in cv.split(Xtr, y01[tr])]) for C in grid}
+    assert inner[0.001] < max(inner.values())  # the grid matters: a too-small C keeps w = 0
+    assert rec["selector_params"]["C"] == max(grid, key=lambda C: (round(inner[C], 12), -grid.index(C)))
+    assert rec["inner_accuracy"] == pytest.approx(max(inner.values()))

@@ -227,6 +227,7 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
             errs.append(f"methods.{name}: {param!r} is both in grid and settings (contradictory options)")
         for param in set(mcfg.get("params", {})) & (set(grid) | set(settings)):
             errs.append(f"methods.{name}.params.{param}: also in grid/settings (contradictory options)")
+        errs += _check_final(config, name, mcfg, spec)
         other = mcfg.get("match_size_of")
         if other is not None:
             if other not in methods:
@@ -281,6 +282,25 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
         errs += _check_folds(config, registry)
     if errs:
         raise ConfigError(f"{source}: invalid configuration:\n  " + "\n  ".join(errs))
+
+
+def _check_final(config: dict, name: str, mcfg: dict, spec) -> list[str]:
+    """A campaign's ``methods.<name>.final``: ``own`` needs a selector that solves a linear SVM and
+    splits that score it directly, ``anisotropic`` a selector with kernel widths."""
+    from .methods.base import LinearModelSelector
+
+    final = mcfg.get("final")
+    where, reg_name = f"methods.{name}.final", mcfg.get("method", name)
+    if final == "own":
+        if not issubclass(spec.load(), LinearModelSelector):
+            return [f"{where}: 'own' needs a method that solves a linear SVM (weights and intercept); {reg_name} does not"]
+        resampled = [d for d in campaign_datasets(config) if name in dataset_methods(config, d)
+                     and dataset_splits(config, d).get("kind") == "kp_svm"]  # fmt: skip
+        if resampled:
+            return [f"{where}: 'own' refits nothing, so splits.kind kp_svm (refit on test-side resamples) does not apply; datasets: {', '.join(resampled)}"]
+    if final == "anisotropic" and spec.final != "anisotropic":
+        return [f"{where}: 'anisotropic' needs a method with kernel widths (its registry final is {spec.final!r})"]
+    return []
 
 
 def method_resources(config: dict, method: str, key: str):

@@ -8,6 +8,8 @@ After ``fit``:
 - ``ranking_``: 1 = most important, a permutation of 1..p when the method orders all features
   (then the tuner may truncate it to any ``n_features_to_select`` without refitting);
 - ``scores_`` / ``weights_``: per-feature scores or model weights where the method has them;
+- ``intercept_``: with ``weights_``, the linear classifier the method solved, on
+  :class:`LinearModelSelector`s (scored as it is by the final classifier ``own``);
 - ``n_iter_``: iterations of the method's outer loop where it has one;
 - ``diagnostics_``: a dict with ``status`` (one of :data:`STATUSES`), ``objective``, ``n_iter``,
   ``message`` and ``time_s``. A solver that stops early (iteration or time limit, numerical failure)
@@ -71,6 +73,25 @@ class BaseSelector(SelectorMixin, BaseEstimator):
         tags.target_tags.required = True
         tags.classifier_tags = None
         return tags
+
+
+class LinearModelSelector(BaseSelector):
+    """A selector whose fit solves a linear SVM: ``weights_`` (over all features) and ``intercept_``.
+
+    The final classifier ``own`` (:mod:`svmfs.protocol.classifiers`) scores that hyperplane as it is,
+    sign(w.x + b), instead of refitting an SVM on the selected features: how Jimenez-Cordero et al.
+    (2021, section 4.3) evaluate the l1-SVM and MILP-FS comparators. w keeps the coefficients below the
+    selection threshold: the hyperplane is the one solved.
+    """
+
+    def own_decision(self, X) -> np.ndarray:
+        """w.x + b on the rows of X (all features)."""
+        check_is_fitted(self, ("weights_", "intercept_"))
+        return np.asarray(X, dtype=float) @ self.weights_ + float(self.intercept_)
+
+    def own_predict(self, X) -> np.ndarray:
+        """``classes_[1]`` where w.x + b > 0 (the +1 class of ``fit``), else ``classes_[0]``."""
+        return np.where(self.own_decision(X) > 0, self.classes_[1], self.classes_[0])
 
 
 def support_from_ranking(ranking: np.ndarray, n_features_to_select: int | None) -> np.ndarray:

@@ -23,7 +23,7 @@ from sklearn.svm import LinearSVC
 
 from ..solvers.concave import check_concave, concave_gradient, concave_value
 from ..solvers.linear_programs import weighted_l1_svm
-from .base import BaseSelector
+from .base import LinearModelSelector
 
 DEFAULT_C_GRID = (0.01, 0.1, 1.0, 10.0, 100.0)
 
@@ -44,7 +44,7 @@ def _tuned_svm(X, y, C_grid, cv, seed, max_iter):
     return svm, C
 
 
-class _ConcaveBase(BaseSelector):
+class _ConcaveBase(LinearModelSelector):
     """Shared parameters (documented on FSSVMCP) and the LP step of FS-SVMCP and FW1."""
 
     def __init__(self, C_grid=DEFAULT_C_GRID, concave="inverse", eps=1e-6, p=1.0, alpha=5.0, cv=5,

@@ -16,10 +16,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..solvers.linear_programs import weighted_l1_svm
-from .base import BaseSelector
+from .base import LinearModelSelector
 
 
-class FSV(BaseSelector):
+class FSV(LinearModelSelector):
     """Feature Selection concaVe by successive linearization.
 
     Parameters

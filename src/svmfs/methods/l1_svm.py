@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..solvers.linear_programs import support_of, weighted_l1_svm
-from .base import BaseSelector
+from .base import LinearModelSelector
 
 
 def l1_svm_path(X, y, Cs):
@@ -17,7 +17,7 @@ def l1_svm_path(X, y, Cs):
     return [weighted_l1_svm(X, y, np.ones(X.shape[1]), C=C) for C in Cs]
 
 
-class L1SVM(BaseSelector):
+class L1SVM(LinearModelSelector):
     """1-norm SVM; keeps feature j when |w_j| > ``threshold`` (default 1e-2, Jimenez-Cordero 5.2).
 
     Parameters

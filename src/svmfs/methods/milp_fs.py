@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import BaseSelector
+from .base import LinearModelSelector
 
 
 def build_model(X, y, C, B, M):
@@ -39,7 +39,7 @@ def build_model(X, y, C, B, M):
     return m
 
 
-class MILPFS(BaseSelector):
+class MILPFS(LinearModelSelector):
     """Budget-constrained L1-SVM with binary feature indicators (B and M per dataset from the config).
 
     Parameters
@@ -77,7 +77,7 @@ class MILPFS(BaseSelector):
         status = "ok" if tc.endswith("optimal") else ("time_limit" if "maxTimeLimit" in tc or "time" in tc.lower() else "solver_error")
         if not has_solution:
             self.support_ = np.zeros(X.shape[1], dtype=bool)
-            self.weights_ = np.zeros(X.shape[1])
+            self.weights_, self.intercept_ = np.zeros(X.shape[1]), 0.0
             self.diagnostics_.update(status="solver_error" if status == "ok" else status, message=tc)
             return
         w = np.array([pyo.value(m.w[j]) for j in range(X.shape[1])])

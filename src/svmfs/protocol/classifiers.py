@@ -6,6 +6,11 @@ K(x, z) = exp(-sum_j gamma_j (x_j - z_j)^2), with the per-feature widths gamma_j
 as ``kernel_widths_`` (MM-FS: the gamma of (20); KP-SVM / KP-FS: gamma_j = v_j^2 / 2 = 1 / (2 sigma_j^2)),
 restricted to the selected features; only C is tuned (grid ``final_classifier.anisotropic.C``). This is
 the last step of MM-FS's Algorithm 1 (re-solve (10) with the gamma found) and KP-SVM's final model.
+
+``"own"`` refits nothing: it scores the linear SVM the selector solved, sign(w.x + b) with its
+``weights_`` and ``intercept_`` (:class:`~svmfs.methods.base.LinearModelSelector`: l1-SVM, MILP-FS,
+FSV, FS-SVMCP), as Jimenez-Cordero et al. (2021, section 4.3) evaluate l1-SVM and MILP-FS. It has no
+grid of its own; the selector's grid is tuned by the inner-CV accuracy of that same hyperplane.
 Choices: the features below the selector's threshold are dropped (the paper keeps their small gamma_j
 in (10)); in :func:`~svmfs.protocol.tuning.tune_final` every inner fold uses the widths of the selector
 fitted on the whole training side, as it uses that selector's support (the selection, widths included,
@@ -24,7 +29,7 @@ from sklearn.svm import SVC
 from ..solvers.mmfs_nlp import aniso_kernel
 
 #: Values of a registry entry's ``final`` (MethodSpec.final).
-FINAL_KINDS = ("linear", "poly", "rbf", "anisotropic")
+FINAL_KINDS = ("linear", "poly", "rbf", "anisotropic", "own")
 
 
 class AnisotropicSVC(ClassifierMixin, BaseEstimator):
@@ -63,6 +68,8 @@ def final_grid(kind: str, cfg: dict) -> list[dict]:
         return list(ParameterGrid({"C": cfg["poly"]["C"], "degree": cfg["poly"]["degree"]}))
     if kind == "anisotropic":
         return list(ParameterGrid({"C": cfg["anisotropic"]["C"]}))
+    if kind == "own":
+        return [{}]
     raise ValueError(f"final classifier must be one of {FINAL_KINDS}, got {kind!r}")
 
 
@@ -88,12 +95,18 @@ def make_final(kind: str, params: dict, n_selected: int, cfg: dict, widths=None)
     return SVC(kernel="rbf", C=params["C"], gamma=gamma)
 
 
-def fit_predict(kind, params, cfg, X_fit, y_fit, X_eval, support, widths=None):
+def fit_predict(kind, params, cfg, X_fit, y_fit, X_eval, support, selector=None):
     """Fit the final classifier on the selected columns; return (predictions, decision scores).
 
-    ``widths``: the selector's ``kernel_widths_`` over all features (used by ``"anisotropic"`` only).
+    ``selector``: the fitted selector whose ``kernel_widths_`` (``"anisotropic"``) or own hyperplane
+    (``"own"``: nothing is fitted, ``X_fit`` and ``y_fit`` are unused) the final classifier needs.
     """
     support = np.asarray(support, dtype=bool)
+    if kind == "own":
+        if not hasattr(selector, "own_decision"):
+            raise ValueError("final classifier 'own' needs a selector that solves a linear SVM (LinearModelSelector)")
+        return selector.own_predict(X_eval), selector.own_decision(X_eval)
+    widths = getattr(selector, "kernel_widths_", None) if kind == "anisotropic" else None
     if widths is not None:
         widths = np.asarray(widths, dtype=float)[support]
     clf = make_final(kind, params, int(support.sum()), cfg, widths)

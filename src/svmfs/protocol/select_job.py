@@ -5,8 +5,10 @@
 training side; 5. tune the final classifier on the selected features by inner CV, refit it on the
 training side and score the test side once (or, for the kp_svm protocol, the mean over the test
 side's fit/test resamples; the anisotropic final classifier keeps the training-side selector's widths
-there, as it keeps its support); 6. return the record (selection, ranking, weights, chosen parameters,
-metrics, recall of the true relevant features, times, solver diagnostics).
+there, as it keeps its support); the final classifier ``own`` (a campaign's ``methods.<name>.final``)
+refits nothing and scores the selector's own hyperplane; 6. return the record (selection, ranking,
+weights and intercept, chosen parameters, metrics, recall of the true relevant features, times,
+solver diagnostics).
 """
 
 from __future__ import annotations
@@ -69,7 +71,7 @@ def run_select_job(
             raise ValueError(f"method {method_name!r}: match_size_of needs a ranking method")
         grid.pop(spec.truncation, None)
         fixed[spec.truncation] = int(fixed_size)
-    final_kind, final_cfg = spec.final, campaign["final_classifier"]
+    final_kind, final_cfg = method_cfg.get("final", spec.final), campaign["final_classifier"]
     norm = campaign["normalization"]
 
     # 1-2. fold indices, normalization fitted on the training side
@@ -89,23 +91,24 @@ def run_select_job(
     selector = make(**tuned.selector_params).fit(Xtr, ytr)
     fit_time = time.perf_counter() - t0
     support = selector.get_support()
-    widths = getattr(selector, "kernel_widths_", None)  # anisotropic final classifier
 
     # 5. final classifier: own inner-CV tuning on the selected features, one look at the test side
-    final = tune_final(final_kind, final_cfg, Xtr, ytr, support, cv, widths)
-    train_pred, _ = fit_predict(final_kind, final["params"], final_cfg, Xtr, ytr, Xtr, support, widths)
+    final = tune_final(final_kind, final_cfg, Xtr, ytr, support, cv, selector)
+    train_pred, _ = fit_predict(final_kind, final["params"], final_cfg, Xtr, ytr, Xtr, support, selector)
     if "evaluation" in fold:  # Maldonado et al. protocol: mean over the test side's resamples
+        if final_kind == "own":
+            raise ValueError(f"method {method_name!r}: final 'own' refits nothing, so the kp_svm resampling protocol does not apply")
         per = []
         for res in fold["evaluation"]:
             fit_rows, ev_rows = np.asarray(res["fit"]), np.asarray(res["test"])
             Xf = fit_transform_rows(X, fit_rows, fit_rows, norm["method"])
             Xe = fit_transform_rows(X, fit_rows, ev_rows, norm["method"])
-            pred, score = fit_predict(final_kind, final["params"], final_cfg, Xf, y[fit_rows], Xe, support, widths)
+            pred, score = fit_predict(final_kind, final["params"], final_cfg, Xf, y[fit_rows], Xe, support, selector)
             per.append(_metrics(y[ev_rows], pred, score))
         test_metrics = {k: float(np.mean([m[k] for m in per])) for k in per[0]}
         n_test = int(np.mean([len(r["test"]) for r in fold["evaluation"]]))
     else:
-        pred, score = fit_predict(final_kind, final["params"], final_cfg, Xtr, ytr, Xte, support, widths)
+        pred, score = fit_predict(final_kind, final["params"], final_cfg, Xtr, ytr, Xte, support, selector)
         test_metrics = _metrics(yte, pred, score)
         n_test = len(test)
 
@@ -140,7 +143,7 @@ def run_select_job(
         "tune_time_s": tune_time,
         "seed": int(seed),
     }
-    for attr in ("ranking_", "scores_", "weights_", "kernel_widths_"):
+    for attr in ("ranking_", "scores_", "weights_", "intercept_", "kernel_widths_"):
         if hasattr(selector, attr):
             rec[attr.rstrip("_")] = np.asarray(getattr(selector, attr)).tolist()
     extra = {k: v for k, v in selector.diagnostics_.items() if k not in ("status", "message", "objective", "n_iter", "time_s")}

@@ -13,9 +13,10 @@ once, on the training side's selection, by :func:`tune_final`, and the record's 
 NaN. Fitting it k more times would only estimate the pipeline's accuracy (an MM-FS job on colon took
 ~100 s instead of ~25 s for that estimate).
 
-The anisotropic final classifier uses the selector's ``kernel_widths_``: in :func:`tune_selector` those
-of the selector fitted on each inner fold; in :func:`tune_final` the ``widths`` of the selector fitted
-on the whole training side, in every inner fold, as its ``support`` (see :mod:`.classifiers`).
+The anisotropic final classifier uses the selector's ``kernel_widths_``, the ``own`` one its hyperplane:
+in :func:`tune_selector` those of the selector fitted on each inner fold; in :func:`tune_final` the
+widths of the selector fitted on the whole training side, in every inner fold, as its ``support``
+(see :mod:`.classifiers`).
 """
 
 from __future__ import annotations
@@ -95,14 +96,13 @@ def tune_selector(
         for si, sp in enumerate(sel_points):
             extra = {truncation: None} if sizes is not None else {}
             sel = make_selector(**sp, **extra).fit(X[tr], y[tr])
-            widths = getattr(sel, "kernel_widths_", None)
             if sizes is not None:
                 supports = [(k, sel.support_for_size(k)) for k in sizes]
             else:
                 supports = [(None, sel.get_support())]
             for k, sup in supports:
                 for fi, fp in enumerate(fin_points):
-                    pred, _ = fit_predict(final_kind, fp, final_cfg, X[tr], y[tr], X[va], sup, widths)
+                    pred, _ = fit_predict(final_kind, fp, final_cfg, X[tr], y[tr], X[va], sup, sel)
                     acc[(si, k, fi)].append(float(np.mean(pred == y[va])))
                     nfeat[(si, k, fi)].append(int(sup.sum()))
     table, best, best_key = [], None, None
@@ -119,16 +119,20 @@ def tune_selector(
     return TuningResult(best["selector"], best["final"], best["accuracy"], len(table), table)
 
 
-def tune_final(final_kind: str, final_cfg: dict, X: np.ndarray, y: np.ndarray, support, cv, widths=None) -> dict:
+def tune_final(final_kind: str, final_cfg: dict, X: np.ndarray, y: np.ndarray, support, cv, selector=None) -> dict:
     """Inner-CV choice of the final classifier's parameters on the selected features.
 
-    ``widths``: the training-side selector's ``kernel_widths_`` (anisotropic final), fixed in every fold.
+    ``selector``: the selector fitted on the whole training side; an anisotropic final classifier keeps
+    its ``kernel_widths_`` in every fold. The ``"own"`` hyperplane has nothing to tune and, fitted on
+    every row of (X, y), no inner-CV estimate: ({}, NaN).
     """
+    if final_kind == "own":
+        return {"params": {}, "inner_accuracy": float("nan")}
     points = final_grid(final_kind, final_cfg)
     scores = []
     for fp in points:
         s = [
-            np.mean(fit_predict(final_kind, fp, final_cfg, X[tr], y[tr], X[va], support, widths)[0] == y[va])
+            np.mean(fit_predict(final_kind, fp, final_cfg, X[tr], y[tr], X[va], support, selector)[0] == y[va])
             for tr, va in cv.split(X, y)
         ]
         scores.append(float(np.mean(s)))
