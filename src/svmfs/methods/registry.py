@@ -20,6 +20,7 @@ class MethodSpec:
     target : "module:Class" below ``svmfs.methods``.
     final : the classifier refitted on the selected features: ``"linear"``, ``"poly"`` or ``"rbf"`` SVM, or
         ``"anisotropic"``: the Gaussian SVM with the selector's fitted ``kernel_widths_`` (only C tuned).
+        A campaign's ``methods.<name>.final`` overrides it (``"own"``: a LinearModelSelector's hyperplane).
     default_grid : inner-CV grid used when the campaign gives none (parameter -> list of values).
     settings : parameters that may be swept as job-level settings (one job per value).
     truncation : the size parameter read off ``ranking_`` without refitting (for ranking methods).

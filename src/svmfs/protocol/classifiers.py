@@ -1,21 +1,21 @@
-"""The final classifier refitted on the selected features: a linear, polynomial, Gaussian or anisotropic
-Gaussian SVM.
+"""The final classifier: an SVM refitted on the selected features (linear, polynomial, Gaussian or anisotropic
+Gaussian), or the selector's own hyperplane.
 
 ``"anisotropic"`` is the SVM with the selector's own kernel (13) of Jimenez-Cordero et al. (2021),
 K(x, z) = exp(-sum_j gamma_j (x_j - z_j)^2), with the per-feature widths gamma_j the selector exposes
 as ``kernel_widths_`` (MM-FS: the gamma of (20); KP-SVM / KP-FS: gamma_j = v_j^2 / 2 = 1 / (2 sigma_j^2)),
 restricted to the selected features; only C is tuned (grid ``final_classifier.anisotropic.C``). This is
 the last step of MM-FS's Algorithm 1 (re-solve (10) with the gamma found) and KP-SVM's final model.
-
-``"own"`` refits nothing: it scores the linear SVM the selector solved, sign(w.x + b) with its
-``weights_`` and ``intercept_`` (:class:`~svmfs.methods.base.LinearModelSelector`: l1-SVM, MILP-FS,
-FSV, FS-SVMCP), as Jimenez-Cordero et al. (2021, section 4.3) evaluate l1-SVM and MILP-FS. It has no
-grid of its own; the selector's grid is tuned by the inner-CV accuracy of that same hyperplane.
 Choices: the features below the selector's threshold are dropped (the paper keeps their small gamma_j
 in (10)); in :func:`~svmfs.protocol.tuning.tune_final` every inner fold uses the widths of the selector
 fitted on the whole training side, as it uses that selector's support (the selection, widths included,
 was already chosen by its own inner CV; refitting it per inner fold would cost N more selector fits),
 while :func:`~svmfs.protocol.tuning.tune_selector` uses each inner fold's own fitted widths.
+
+``"own"`` refits nothing: it scores the linear SVM the selector solved, sign(w.x + b) with its
+``weights_`` and ``intercept_`` (:class:`~svmfs.methods.base.LinearModelSelector`: l1-SVM, MILP-FS,
+FSV, FS-SVMCP), as Jimenez-Cordero et al. (2021, section 4.3) evaluate l1-SVM and MILP-FS. It has no
+grid of its own; the selector's grid is tuned by the inner-CV accuracy of that same hyperplane.
 """
 
 from __future__ import annotations

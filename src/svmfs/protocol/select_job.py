@@ -73,6 +73,8 @@ def run_select_job(
         fixed[spec.truncation] = int(fixed_size)
     final_kind, final_cfg = method_cfg.get("final", spec.final), campaign["final_classifier"]
     norm = campaign["normalization"]
+    if final_kind == "own" and "evaluation" in fold:  # the config check refuses this before any job
+        raise ValueError(f"method {method_name!r}: final 'own' refits nothing, so the kp_svm resampling protocol does not apply")
 
     # 1-2. fold indices, normalization fitted on the training side
     train, test = np.asarray(fold["train"]), np.asarray(fold["test"])
@@ -96,8 +98,6 @@ def run_select_job(
     final = tune_final(final_kind, final_cfg, Xtr, ytr, support, cv, selector)
     train_pred, _ = fit_predict(final_kind, final["params"], final_cfg, Xtr, ytr, Xtr, support, selector)
     if "evaluation" in fold:  # Maldonado et al. protocol: mean over the test side's resamples
-        if final_kind == "own":
-            raise ValueError(f"method {method_name!r}: final 'own' refits nothing, so the kp_svm resampling protocol does not apply")
         per = []
         for res in fold["evaluation"]:
             fit_rows, ev_rows = np.asarray(res["fit"]), np.asarray(res["test"])
