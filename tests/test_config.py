@@ -85,3 +85,14 @@ def test_per_dataset_params_of_a_disabled_method_are_ignored(write_config, root)
         "methods": {"fisher": {}, "milp_fs": {"enabled": False}},
     })), workdir=root)
     assert list(campaign_methods(cfg)) == ["fisher"]
+
+
+def test_the_schemas_final_kinds_are_the_ones_the_protocol_scores(root):
+    """``methods.<name>.final`` in the schema lists exactly the classifiers.FINAL_KINDS (one list, checked)."""
+    import yaml
+
+    from svmfs.protocol.classifiers import FINAL_KINDS
+
+    schema = yaml.safe_load((root / "workflow" / "schemas" / "config.schema.yaml").read_text())
+    method = schema["properties"]["methods"]["additionalProperties"]["properties"]
+    assert tuple(method["final"]["enum"]) == FINAL_KINDS

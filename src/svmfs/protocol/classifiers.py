@@ -14,7 +14,7 @@ while :func:`~svmfs.protocol.tuning.tune_selector` uses each inner fold's own fi
 
 ``"own"`` refits nothing: it scores the linear SVM the selector solved, sign(w.x + b) with its
 ``weights_`` and ``intercept_`` (:class:`~svmfs.methods.base.LinearModelSelector`: l1-SVM, MILP-FS,
-FSV, FS-SVMCP), as Jimenez-Cordero et al. (2021, section 4.3) evaluate l1-SVM and MILP-FS. It has no
+FSV, FS-SVMCP, FW1), as Jimenez-Cordero et al. (2021, section 4.3) evaluate l1-SVM and MILP-FS. It has no
 grid of its own; the selector's grid is tuned by the inner-CV accuracy of that same hyperplane.
 """
 
@@ -26,6 +26,7 @@ from sklearn.dummy import DummyClassifier
 from sklearn.model_selection import ParameterGrid
 from sklearn.svm import SVC
 
+from ..methods.base import LinearModelSelector
 from ..solvers.mmfs_nlp import aniso_kernel
 
 #: Values of a registry entry's ``final`` (MethodSpec.final).
@@ -103,7 +104,7 @@ def fit_predict(kind, params, cfg, X_fit, y_fit, X_eval, support, selector=None)
     """
     support = np.asarray(support, dtype=bool)
     if kind == "own":
-        if not hasattr(selector, "own_decision"):
+        if not isinstance(selector, LinearModelSelector):  # as the config check (config._check_final)
             raise ValueError("final classifier 'own' needs a selector that solves a linear SVM (LinearModelSelector)")
         return selector.own_predict(X_eval), selector.own_decision(X_eval)
     widths = getattr(selector, "kernel_widths_", None) if kind == "anisotropic" else None
