@@ -102,15 +102,30 @@ def test_fsv_terminates_finitely_at_a_repeated_vertex():
     assert all(b <= a + 1e-9 for a, b in zip(objs[1:], objs[2:]))  # SLA descends on the concave (9)
 
 
-def test_milp_fs_equals_brute_force_over_subsets():
+@pytest.mark.parametrize("lp_first", [True, False])
+def test_milp_fs_equals_brute_force_over_subsets(lp_first):
     X, y, _ = mit_example1(n=40, p=8, k0=3, rho=0.3, seed=5)
     y = y.astype(float)
     C, B, M = 1.0, 3, 2.0
-    sel = MILPFS(C=C, B=B, M=M, time_limit=60).fit(X, y)
+    sel = MILPFS(C=C, B=B, M=M, time_limit=60, lp_first=lp_first).fit(X, y)
     best = min(_cvxpy_l1_svm(X, y, C, M=M, support=set(S)) for k in range(B + 1) for S in combinations(range(8), k))
     assert sel.diagnostics_["status"] == "ok"
+    assert sel.diagnostics_["route"] == "milp"  # the budget binds: the relaxation has more than B nonzeros
     assert sel.diagnostics_["objective"] == pytest.approx(best, rel=1e-6, abs=1e-7)
     assert sel.support_.sum() <= B
+
+
+def test_milp_fs_keeps_a_relaxation_within_budget_as_the_branch_and_bound_optimum():
+    X, y, _ = mit_example1(n=40, p=8, k0=3, rho=0.3, seed=5)
+    y = y.astype(float)
+    C, B, M = 1.0, 6, 2.0
+    lp = MILPFS(C=C, B=B, M=M, time_limit=60).fit(X, y)
+    bb = MILPFS(C=C, B=B, M=M, time_limit=60, lp_first=False).fit(X, y)
+    assert lp.diagnostics_["route"] == "lp_relaxation" and bb.diagnostics_["route"] == "milp"
+    assert lp.support_.sum() <= B < X.shape[1]
+    assert lp.diagnostics_["objective"] == pytest.approx(bb.diagnostics_["objective"], rel=1e-7)
+    assert lp.diagnostics_["objective"] == pytest.approx(_cvxpy_l1_svm(X, y, C, M=M), rel=1e-6)  # budget slack
+    assert np.array_equal(lp.support_, bb.support_)
 
 
 def test_milp_fs_time_limit_is_a_status_not_an_error():

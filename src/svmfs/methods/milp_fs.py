@@ -9,6 +9,11 @@ solved off the shelf as Jimenez-Cordero et al. (2021, section 4.3) do, with HiGH
 
 Choice: the 1-norm of w as the regulariser (the linear L1-SVM the paper names). A time limit that
 expires returns the incumbent with status ``time_limit`` (or ``solver_error`` if there is none).
+
+Shortcut (``lp_first``, exact): the LP relaxation (z in [0, 1]) is solved first. If its w has at most B
+nonzeros, setting z_j = 1 on them gives an integer point with the relaxation's objective, a lower bound
+for the MILP: it is optimal, and the branch and bound is skipped. This happens when the budget does not
+bind (colon, B = 50: the relaxation keeps about 32 genes, 4 s against 57-224 s for HiGHS's MILP).
 """
 
 from __future__ import annotations
@@ -51,25 +56,56 @@ class MILPFS(LinearModelSelector):
     M : float
         Big-M bound on |w_j|.
     time_limit : float
-        HiGHS time limit in seconds.
+        HiGHS time limit in seconds (for the relaxation and for the MILP, each).
+    lp_first : bool
+        Solve the LP relaxation first and keep it when it has at most B nonzeros (exact; see above).
     """
 
-    def __init__(self, C=1.0, B=10, M=1.0, time_limit=60.0):
+    def __init__(self, C=1.0, B=10, M=1.0, time_limit=60.0, lp_first=True):
         self.C = C
         self.B = B
         self.M = M
         self.time_limit = time_limit
+        self.lp_first = lp_first
 
-    def _fit(self, X, y):
-        import pyomo.environ as pyo
+    def _solve(self, m):
         from pyomo.contrib.appsi.solvers.highs import Highs
 
-        m = build_model(X, y, self.C, self.B, self.M)
         solver = Highs()
         solver.config.time_limit = float(self.time_limit)
         solver.config.load_solution = False
         solver.highs_options = {"random_seed": 0, "threads": 1}
-        res = solver.solve(m)
+        return solver.solve(m)
+
+    def _relaxation_is_optimal(self, m, p):
+        """Solve the LP relaxation of ``m``; keep it (and return True) if its w has at most B nonzeros."""
+        import pyomo.environ as pyo
+
+        for j in m.J:
+            m.z[j].domain = pyo.UnitInterval
+        res = self._solve(m)
+        for j in m.J:
+            m.z[j].domain = pyo.Binary
+        if not str(res.termination_condition).endswith("optimal"):
+            return False
+        res.solution_loader.load_vars()
+        w = np.array([pyo.value(m.w[j]) for j in range(p)])
+        support = np.abs(w) > 1e-9
+        if support.sum() > self.B:
+            return False
+        self.weights_, self.intercept_, self.support_ = w, float(pyo.value(m.b)), support
+        objective = float(res.best_feasible_objective)
+        self.diagnostics_.update(status="ok", objective=objective, bound=objective, route="lp_relaxation",
+                                 message=f"LP relaxation optimal with {support.sum()} <= B = {self.B} nonzeros")  # fmt: skip
+        return True
+
+    def _fit(self, X, y):
+        import pyomo.environ as pyo
+
+        m = build_model(X, y, self.C, self.B, self.M)
+        if self.lp_first and self._relaxation_is_optimal(m, X.shape[1]):
+            return
+        res = self._solve(m)
         tc = str(res.termination_condition)
         has_solution = res.best_feasible_objective is not None
         if has_solution:
@@ -85,5 +121,5 @@ class MILPFS(LinearModelSelector):
         self.weights_ = w
         self.intercept_ = float(pyo.value(m.b))
         self.support_ = (z > 0.5) & (np.abs(w) > 1e-9)
-        self.diagnostics_.update(status=status, objective=float(res.best_feasible_objective), message=tc,
+        self.diagnostics_.update(status=status, objective=float(res.best_feasible_objective), message=tc, route="milp",
                                  bound=None if res.best_objective_bound is None else float(res.best_objective_bound))  # fmt: skip
