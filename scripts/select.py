@@ -10,6 +10,7 @@ from svmfs.results.record import config_hash, provenance, write_record
 
 with job_context(snakemake.log[0], snakemake.threads) as log:
     w, p = snakemake.wildcards, snakemake.params
+    prov = provenance(workdir=p.workdir)  # before the fit: the code the job starts with
     ds = load_dataset(snakemake.input.npz, snakemake.input.meta)
     fold = json.loads(Path(snakemake.input.splits).read_text())["folds"][int(w.fold)]
     fixed_size = None
@@ -21,7 +22,6 @@ with job_context(snakemake.log[0], snakemake.threads) as log:
         setting=p.setting, relevant=ds.relevant, fixed_size=fixed_size,
     )  # fmt: skip
     rec["selected_names"] = [ds.feature_names[j] for j in rec["selected"]]
-    prov = provenance(workdir=p.workdir)
     rec.update(
         campaign=p.campaign_name, dataset=w.dataset, dataset_group=p.group, setting=w.setting, config_hash=config_hash(p.job_config),
         git_sha=prov["git_sha"], host=prov["host"], versions=prov["versions"],

@@ -50,20 +50,29 @@ def config_hash(obj: Any) -> str:
     return hashlib.sha256(to_json(obj).encode()).hexdigest()[:16]
 
 
+def _git(workdir, *args) -> str:
+    return subprocess.run(["git", *args], cwd=workdir, capture_output=True, text=True, timeout=10).stdout.strip()
+
+
+def git_sha(workdir: str | Path = ".") -> str:
+    """The workflow's commit, with ``-dirty`` if tracked files differ from it ("unknown" outside git)."""
+    try:
+        sha = _git(workdir, "rev-parse", "HEAD")
+        dirty = sha and _git(workdir, "status", "--porcelain", "--untracked-files=no")
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return (sha + "-dirty" if dirty else sha) or "unknown"
+
+
 def provenance(workdir: str | Path = ".") -> dict[str, Any]:
-    """Package versions, git SHA of the workflow, host."""
+    """Package versions, git SHA of the workflow (``git_sha``), host; a job reads it before it computes."""
     versions = {}
     for pkg in PACKAGES:
         try:
             versions[pkg] = metadata.version(pkg)
         except metadata.PackageNotFoundError:
             versions[pkg] = None
-    try:
-        sha = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=workdir, capture_output=True, text=True, timeout=10
-        ).stdout.strip() or "unknown"
-    except (OSError, subprocess.SubprocessError):
-        sha = "unknown"
+    sha = git_sha(workdir)
     return {
         "versions": versions,
         "git_sha": sha,
