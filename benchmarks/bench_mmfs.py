@@ -17,11 +17,15 @@ summed RSS, which also caps it at ``MEM_CAP``):
   where it fails (time limit, memory cap, error).
 - ``campaign_starts``: the slowest MM-FS fits of the jimenez2021 colon campaign, alone: the outer fold,
   C and gamma_ini its inner CV picked (CAMPAIGN_STARTS), one BLAS thread, L-BFGS (50 pairs) and exact Hessian.
+- ``fig2_colon``: Fig. 2's colon path as the jimenez2021 select job fits it (C2 = 0.9, C fixed, gamma_ini by
+  the inner 5-fold CV) at FIG2_CASES (outer fold, C), exact Hessian and L-BFGS, one BLAS thread
+  (``fig2_colon_exact``: the exact Hessian only).
 - ``kp``: KPFSOffShelf on colon 56 x 2000, C = 1, C2 = 0.5, v0 from the isotropic inner CV (paper's
   gamma grid), campaign defaults otherwise, time_limit 1800 s.
 
 Run:  python benchmarks/bench_mmfs.py run OUT.jsonl GROUP...
           GROUP: colon colon_t1 colon_sweep colon_cv colon_exact synth route_cy route_pyomo kp campaign_starts
+                 fig2_colon fig2_colon_exact
       python benchmarks/bench_mmfs.py write OUT.jsonl [MACHINE-NOTE]   (appends a RESULTS.md section)
 """
 
@@ -49,6 +53,8 @@ ROUTE_LIMIT = 600.0
 # ---------------------------------------------------------------- data
 # (outer fold, C2, C, gamma_ini) of the slowest campaign fits (fit time under two concurrent jobs: 238, 128, 84 s)
 CAMPAIGN_STARTS = ((1, 0.99, 7.0, 1e-3), (5, 0.99, 7.0, 1e-3), (9, 0.01, 100.0, 1e-4))
+# (outer fold, C) of Fig. 2's colon path: small C, and C = 0.4-0.5 where L-BFGS took 18-861 s in the campaign
+FIG2_CASES = ((0, 0.01), (0, 0.1), (4, 0.4), (5, 0.4), (6, 0.4), (1, 0.5), (3, 0.5), (5, 0.5))
 
 
 def train_side(name: str, fold_index=None, n_train=None):
@@ -102,6 +108,9 @@ def run_case(spec: dict) -> dict:
         X, y, rel = synth()
         sel = MMFS(C2=0.5, C=1.0, gamma_ini=1.0 / X.shape[1], time_limit=900.0, max_iter=3000)
         out["relevant_true"] = rel
+    elif kind == "fig2":
+        X, y, fold = colon_train(spec["fold"])
+        sel = MMFS(C2=0.9, C=spec["C"], n_folds=5, hessian=spec["hessian"], time_limit=7200.0)
     elif kind == "campaign_start":
         X, y, fold = colon_train(spec["fold"])
         sel = MMFS(C2=spec["C2"], C=spec["C"], gamma_ini=spec["gamma_ini"], hessian=spec["hessian"], max_iter=3000,
@@ -198,6 +207,9 @@ def specs(group: str) -> list[dict]:
     if group == "campaign_starts":
         return [{"kind": "campaign_start", "fold": f, "C2": c2, "C": C, "gamma_ini": g, "hessian": h, "threads": 1}
                 for f, c2, C, g in CAMPAIGN_STARTS for h in ("limited-memory", "exact")]
+    if group in ("fig2_colon", "fig2_colon_exact"):
+        hessians = ("exact",) if group.endswith("exact") else ("exact", "limited-memory")
+        return [{"kind": "fig2", "fold": f, "C": C, "hessian": h, "threads": 1} for f, C in FIG2_CASES for h in hessians]
     if group == "synth":
         return [{"kind": "synth"}]
     if group == "kp":
@@ -214,7 +226,7 @@ def specs(group: str) -> list[dict]:
 def main_run(out: str, groups: list[str]):
     for group in groups:
         for spec in specs(group):
-            timeout = {"synth": 1000.0, "kp": 1900.0, "campaign_start": 1000.0}.get(spec["kind"], ROUTE_LIMIT + 60.0)
+            timeout = {"synth": 1000.0, "kp": 1900.0, "campaign_start": 1000.0, "fig2": 1000.0}.get(spec["kind"], ROUTE_LIMIT + 60.0)
             # fresh driver per case so RUSAGE_CHILDREN's maximum is this case's
             r = subprocess.run([sys.executable, __file__, "one", json.dumps(spec), str(timeout)],
                                capture_output=True, text=True)
@@ -286,6 +298,10 @@ def main_write(path: str, machine: str = LOADED):
             h = "exact Hessian" if s["hessian"] == "exact" else f"L-BFGS {r.get('lbfgs_history')} pairs"
             lines.append(row(r, f"MM-FS colon fold {s['fold']} training side, {h}, 1 BLAS thread, "
                                 f"C2={s['C2']}, C={s['C']:g}, gamma_ini={s['gamma_ini']:g}"))
+        elif s["kind"] == "fig2":
+            h = "exact Hessian" if s["hessian"] == "exact" else f"L-BFGS {r.get('lbfgs_history')} pairs"
+            lines.append(row(r, f"MM-FS Fig. 2 colon fold {s['fold']} training side, {h}, 1 BLAS thread, "
+                                f"C2=0.9, C={s['C']:g}, inner CV -> gamma_ini={r.get('gamma_ini')}"))
         elif s["kind"] == "kp":
             lines.append(row(r, f"KP-FS off-shelf colon 56 x 2000, C=1, C2=0.5 ({r.get('message', '')})"))
     route = []
