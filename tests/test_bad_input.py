@@ -82,6 +82,8 @@ BAD_CONFIGS = [
     ({"methods": {"l1_svm": {"final": "refit"}}}, "methods.l1_svm.final: 'refit' is not one of"),
     ({"methods": {"l1_svm": {"final": "own"}}, "splits": {"kind": "kp_svm", "train_size": 40}},
      "methods.l1_svm.final: 'own' refits nothing, so splits.kind kp_svm (refit on test-side resamples) does not apply; datasets: sparse_polynomial"),
+    ({"datasets": {"wdbc": {}}, "methods": {"mm_fs": {"params": {"route": "pyomo", "pyomo_max_size": 10000}}}},
+     "methods.mm_fs.params.route: 'pyomo' on dataset 'wdbc': 380 training rows x 30 features = 11400 exceeds methods.mm_fs.params.pyomo_max_size = 10000"),
 ]  # fmt: skip
 
 

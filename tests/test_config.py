@@ -1,7 +1,7 @@
 """Configurations: defaults, settings, per-dataset overrides (bad ones: test_bad_input.py)."""
 
 from conftest import merge_config
-from svmfs.config import campaign_datasets, campaign_methods, dataset_methods, dataset_splits, job_method_config, load_config, method_settings, n_folds, runtime_warnings
+from svmfs.config import ConfigError, campaign_datasets, campaign_methods, dataset_methods, dataset_splits, job_method_config, largest_training_side, load_config, method_settings, n_folds, runtime_warnings
 
 BASE = {
     "campaign": "t",
@@ -96,3 +96,30 @@ def test_the_schemas_final_kinds_are_the_ones_the_protocol_scores(root):
     schema = yaml.safe_load((root / "workflow" / "schemas" / "config.schema.yaml").read_text())
     method = schema["properties"]["methods"]["additionalProperties"]["properties"]
     assert tuple(method["final"]["enum"]) == FINAL_KINDS
+
+
+def test_pyomo_routes_size_limit_is_checked_before_any_job_at_the_largest_training_side(write_config, root):
+    """MM-FS's model route: the config check counts the largest training side the splitter makes (k-fold and a
+    train fraction), so a limit of exactly rows x features passes and one less is refused, naming the key;
+    a per-dataset ``method_params`` route counts, and a dataset small enough passes."""
+    import pytest
+
+    from svmfs.data.embedded import sklearn_breast_cancer
+    from svmfs.protocol.splits import make_splits
+
+    y = sklearn_breast_cancer("wdbc").y
+    for spec in ({"kind": "stratified_kfold", "n_splits": 10}, {"kind": "random_train_test", "train_size": 0.7, "n_instances": 3}):
+        rows = max(len(f["train"]) for f in make_splits(y, spec, seed=0))
+        assert largest_training_side(spec, y.size) == rows
+        for limit in (rows * 30, rows * 30 - 1):
+            change = {
+                "datasets": {"sparse_polynomial": {"params": {"n": 60}},
+                             "wdbc": {"splits": spec, "method_params": {"mm_fs": {"route": "pyomo", "pyomo_max_size": limit}}}},
+                "methods": {"mm_fs": {}},
+            }  # fmt: skip
+            path = write_config(merge_config(BASE, change))
+            if limit == rows * 30:
+                load_config(path, workdir=root)
+                continue
+            with pytest.raises(ConfigError, match=f"methods.mm_fs.params.route: 'pyomo' on dataset 'wdbc': {rows} training rows"):
+                load_config(path, workdir=root)

@@ -277,9 +277,11 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
             if other in skipped and mname not in skipped:
                 errs.append(f"{where}: skips {other!r}, which methods.{mname}.match_size_of needs; skip {mname!r} too")
 
-    # folds against the smallest class, where the class counts are known before any job
+    # folds against the smallest class, where the class counts are known before any job; the Pyomo
+    # route's size limit, where the data's shape is
     if not errs:
         errs += _check_folds(config, registry)
+        errs += _check_pyomo_size(config, registry)
     if errs:
         raise ConfigError(f"{source}: invalid configuration:\n  " + "\n  ".join(errs))
 
@@ -354,23 +356,84 @@ def _check_splits(sp: dict, name: str, config: dict) -> list[str]:
     return sorted(set(errs))
 
 
+def _synthetic_dataset(config: dict, name: str, entry: dict):
+    """A synthetic dataset of the campaign, drawn as the ``prepare`` rule draws it (a bad ``params`` is a ConfigError)."""
+    from .data.registry import build_dataset
+    from .protocol.seeds import derive_seed
+
+    dcfg = campaign_datasets(config)[name]
+    try:
+        return build_dataset(name, entry, dcfg.get("params"), derive_seed(config["seed"], "data", name))
+    except (TypeError, ValueError) as e:
+        raise ConfigError(f"datasets.{dcfg['group']}.params: {e}") from None
+
+
 def expected_class_counts(config: dict, name: str, registry: dict) -> list[int] | None:
     """Class sizes of a dataset if known without downloading (registry ``expect`` or a generator run)."""
     dcfg = campaign_datasets(config)[name]
     entry = registry[dcfg["source"]]
     if entry["kind"] == "synthetic":
-        from .data.registry import build_dataset
-        from .protocol.seeds import derive_seed
-
-        try:
-            ds = build_dataset(name, entry, dcfg.get("params"), derive_seed(config["seed"], "data", name))
-        except (TypeError, ValueError) as e:
-            raise ConfigError(f"datasets.{dcfg['group']}.params: {e}") from None
+        ds = _synthetic_dataset(config, name, entry)
         return [int(np.sum(ds.y == -1)), int(np.sum(ds.y == 1))]
     counts = (entry.get("expect") or {}).get("class_counts")
     if counts and not dcfg.get("params") and not dcfg.get("options"):
         return [int(v) for v in counts.values()]
     return None
+
+
+def expected_shape(config: dict, name: str, registry: dict) -> tuple[int, int] | None:
+    """(samples, features) of a dataset if known without downloading (registry ``expect`` or a generator run)."""
+    dcfg = campaign_datasets(config)[name]
+    entry = registry[dcfg["source"]]
+    if entry["kind"] == "synthetic":
+        n, p = _synthetic_dataset(config, name, entry).X.shape
+        return int(n), int(p)
+    expect = entry.get("expect") or {}
+    if "n_samples" in expect and "n_features" in expect and not dcfg.get("params") and not dcfg.get("options"):
+        return int(expect["n_samples"]), int(expect["n_features"])
+    return None
+
+
+def largest_training_side(spec: dict, n_samples: int) -> int:
+    """Rows of the largest outer training side ``protocol.splits.make_splits`` makes from ``n_samples``:
+    k-fold test folds differ in size by at most one, so n - floor(n / k); a train/test split takes
+    ``train_size`` rows (a fraction: floor(fraction * n), as scikit-learn's splitter)."""
+    if spec["kind"] == "stratified_kfold":
+        return n_samples - n_samples // int(spec["n_splits"])
+    size = spec["train_size"]
+    return int(np.floor(size * n_samples)) if isinstance(size, float) and size < 1 else int(size)
+
+
+def _check_pyomo_size(config: dict, registry: dict) -> list[str]:
+    """A method run with ``route: pyomo`` (MM-FS's model route) where the largest training side times the
+    features exceeds its ``pyomo_max_size`` is refused before any job (the select job would refuse it
+    only after the inner CV). Datasets whose shape is not known before download are left to the job."""
+    from .methods.registry import METHODS
+
+    errs = []
+    for name in campaign_datasets(config):
+        for mname in dataset_methods(config, name):
+            mcfg = job_method_config(config, name, mname)
+            spec = METHODS[mcfg.get("method", mname)]
+            accepted = inspect.signature(spec.load()).parameters
+            if "route" not in accepted or "pyomo_max_size" not in accepted:
+                continue
+            params = {**spec.params, **mcfg.get("params", {})}
+            tuned = [*(mcfg.get("settings") or {}).get("route", []), *(mcfg.get("grid") or {}).get("route", [])]
+            if "pyomo" not in (tuned or [params.get("route", accepted["route"].default)]):
+                continue
+            shape = expected_shape(config, name, registry)
+            if shape is None:
+                continue
+            rows = largest_training_side(dataset_splits(config, name), shape[0])
+            limit = params.get("pyomo_max_size", accepted["pyomo_max_size"].default)
+            if rows * shape[1] > limit:
+                errs.append(
+                    f"methods.{mname}.params.route: 'pyomo' on dataset {name!r}: {rows} training rows x {shape[1]} "
+                    f"features = {rows * shape[1]} exceeds methods.{mname}.params.pyomo_max_size = {limit} "
+                    "(the model route is for small problems); use route 'cyipopt' or raise pyomo_max_size"
+                )
+    return errs
 
 
 def _check_folds(config: dict, registry: dict) -> list[str]:
