@@ -89,6 +89,9 @@ def test_jimenez2021_reduced(tmp_path, shared_mirror):
     rep = _reproduced(out)
     row = rep[(rep["table"] == "Table 2") & (rep["dataset"] == "wdbc") & (rep["method"] == "mm_fs")].iloc[0]
     assert row["status"] == "reproduced" and row["setting"] in ("C2-0.1", "C2-0.7")
+    # Table 4 names our top 5 with the dataset's feature names (select -> collect -> reproduction)
+    row = rep[(rep["table"] == "Table 4") & (rep["dataset"] == "wdbc")].iloc[0]
+    assert "ours named: " in row["note"] and ("worst " in row["note"] or "mean " in row["note"]), row["note"]
 
 
 def test_catala_martin_reduced(tmp_path):

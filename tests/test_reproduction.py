@@ -1,10 +1,16 @@
 """The reproduction table from a fixed records fixture: exact values, statuses, and the report."""
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
 
 from svmfs.analysis.reproduction import published, reproduction_markdown, reproduction_table, reproduction_latex
+
+
+#: WDBC's names (scikit-learn's copy) of the fixture's selected features 20, 21, 24, 27 (0-based)
+NAMES = ["worst radius", "worst texture", "worst smoothness", "worst concave points"]
 
 
 def _records():
@@ -26,9 +32,15 @@ def _records():
                              test_accuracy=acc, train_accuracy=1.0, n_selected=len(gammas[fold]),
                              selected="[20, 21, 24, 27]" if fold else [20, 21, 24],
                              scores=str(scores) if fold else scores,
+                             selected_names=json.dumps(NAMES) if fold else NAMES[:3],
+                             recall_relevant=np.nan, exact_relevant=None))  # fmt: skip
+    for setting, accs in (("C2-0.1", (0.5, 0.75)), ("C2-0.5", (0.75, 0.75))):  # KP-FS on colon: no published number
+        for fold, acc in enumerate(accs):
+            rows.append(dict(dataset="colon", dataset_group="colon", method="kp_fs_offshelf", setting=setting, fold=fold,
+                             status="ok", test_accuracy=acc, train_accuracy=acc, n_selected=0, selected=[],
                              recall_relevant=np.nan, exact_relevant=None))  # fmt: skip
     frame = pd.DataFrame(rows)
-    frame.loc[frame.method != "mm_fs", "scores"] = None
+    frame.loc[frame.method != "mm_fs", ["scores", "selected_names"]] = None
     return frame
 
 
@@ -59,14 +71,22 @@ def test_best_setting_and_top_features():
     # section 4.2: ranks by gamma per fold, averaged: 25 (1, 1), 21 and 22 (2.5), 28 (mean of 4 and the
     # zeros' shared rank 17 in fold 0), then the zeros by index -> 25 21 22 28 1; published 21 22 25 29 28
     assert (r.ours, r.published, r.difference) == ("25 21 22 28 1", "21 22 25 29 28", "4/5 shared")
+    # Table 4 names the features (Table 3 too): the names the records carry; 1 was never selected
+    assert r.note.endswith("ours named: 25 worst smoothness, 21 worst radius, 22 worst texture, 28 worst concave points, 1 (not selected)")
     # without scores: the features selected most often (21, 22, 25 twice, 28 once)
     t_sel = reproduction_table(_records().drop(columns="scores"), ["jimenez2021"])
     assert _row(t_sel, table="Table 3", dataset="wdbc", method="mm_fs", setting="C2-0.7").ours == "21 22 25 28"
+    assert "named" not in str(_row(reproduction_table(_records().drop(columns="selected_names"), ["jimenez2021"]),
+                                    table="Table 4", dataset="wdbc", method="mm_fs").note)
     assert _row(t, table="Table 2", dataset="wdbc", method="kp_fs_adhoc").status == "not run: method not in campaign"
     # Table 4: the literature's three features against our top 5 at the best C2
     r = _row(t, table="Table 4", dataset="wdbc", method="mm_fs")
     assert (r.setting, r.published, r.difference) == ("C2-0.7", "21 22 28", "3/3 shared")
+    assert r.note.startswith("literature (Ref. [14]): radius_worst, texture_worst, concave_points_worst; ours: C2-0.7; ours named: 25 worst smoothness, 21 worst radius")
     assert _row(t, table="Table 2", dataset="lymphoma", method="kp_fs_offshelf").status == "published without a number"
+    # colon: the paper has no number (stopped at 24 h); ours is shown, best over C2, with no difference
+    r = _row(t, table="Table 2", dataset="colon", method="kp_fs_offshelf")
+    assert (r.setting, r.ours, r.status) == ("C2-0.5", 75.0, "ours only: published without a number") and pd.isna(r.difference)
     # mm_fs ran on wdbc, not on colon (a dataset's skip_methods): said so, not "not in campaign"
     assert _row(t, table="Table 2", dataset="colon", method="mm_fs").status == "not run: method skipped on this dataset"
 
