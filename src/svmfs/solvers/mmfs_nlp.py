@@ -32,7 +32,9 @@ HESSIAN_OPTIONS = ("auto", "limited-memory", "exact")
 
 #: ``hessian="auto"`` takes the exact Hessian up to this many features and L-BFGS above. Measured
 #: (benchmarks/RESULTS.md): exact is several times faster on WDBC (M = 30) and pima (M = 8), where L-BFGS
-#: stalls to max_iter at some campaign starts; at M = 2000 (colon) its dense M x M block makes it 2-3x slower.
+#: stalls to max_iter at some campaign starts; at M = 2000 (colon) its dense M x M block makes it 2-3x slower
+#: at the C2 sweep's benchmark start and at C = 100, but on Fig. 2's path at C >= 0.4 (C2 = 0.9) L-BFGS
+#: stalls (18-861 s) where exact takes 19-24 s, so the jimenez2021 campaign sets exact there.
 AUTO_EXACT_MAX_FEATURES = 100
 
 
