@@ -1,7 +1,7 @@
 """Configurations: defaults, settings, per-dataset overrides (bad ones: test_bad_input.py)."""
 
 from conftest import merge_config
-from svmfs.config import ConfigError, campaign_datasets, campaign_methods, dataset_methods, dataset_splits, job_method_config, largest_training_side, load_config, method_settings, n_folds, runtime_warnings
+from svmfs.config import ConfigError, campaign_datasets, campaign_methods, dataset_methods, dataset_splits, job_campaign_config, job_method_config, largest_training_side, load_config, method_settings, n_folds, runtime_warnings
 
 BASE = {
     "campaign": "t",
@@ -123,3 +123,15 @@ def test_pyomo_routes_size_limit_is_checked_before_any_job_at_the_largest_traini
                 continue
             with pytest.raises(ConfigError, match=f"methods.mm_fs.params.route: 'pyomo' on dataset 'wdbc': {rows} training rows"):
                 load_config(path, workdir=root)
+
+
+def test_a_select_job_sees_only_its_own_final_classifiers_section(root):
+    """l1-SVM scored by its own hyperplane needs no final grid, NO-FS the RBF one, MM-FS the anisotropic one
+    (with the schema's default widths: all); splits are the dataset's."""
+    cfg = load_config(root / "config" / "campaigns" / "jimenez2021.yaml", workdir=root)
+    fc = cfg["final_classifier"]
+    assert job_campaign_config(cfg, "colon", "l1_svm")["final_classifier"] == {}
+    assert job_campaign_config(cfg, "colon", "svm_rbf")["final_classifier"] == {"rbf": fc["rbf"]}
+    mm = job_campaign_config(cfg, "wdbc", "mm_fs")
+    assert mm["final_classifier"] == {"anisotropic": fc["anisotropic"]} and fc["anisotropic"]["widths"] == "all"
+    assert set(mm) == {"normalization", "inner_cv", "final_classifier", "splits"} and mm["splits"] == dataset_splits(cfg, "wdbc")

@@ -3,6 +3,7 @@ Jimenez-Cordero et al. (2021), K(x, z) = exp(-sum_j gamma_j (x_j - z_j)^2), the 
 Algorithm 1 and KP-SVM's final model (Maldonado et al. 2011, kernel (11) with gamma_j = v_j^2 / 2)."""
 
 import numpy as np
+import pytest
 from sklearn.datasets import load_breast_cancer
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.model_selection import ParameterGrid
@@ -81,7 +82,10 @@ def test_kp_svm_widths_reproduce_kernel_11():
     assert np.abs(aniso_kernel(X[:, s], sel.kernel_widths_[s]) - kp_kernel(X[:, s], v[s])).max() <= 1e-12
 
 
-def test_select_job_mm_fs_record_agrees_with_an_independent_recomputation():
+@pytest.mark.parametrize("widths", ["all", "selected"])
+def test_select_job_mm_fs_record_agrees_with_an_independent_recomputation(widths):
+    """``widths: all`` (default): (10) re-solved with every gamma_j > 0 found, Algorithm 1's last step as
+    printed; ``selected``: only the features above the threshold. The fixture has widths in (0, 1e-2]."""
     X, y = load_breast_cancer(return_X_y=True)
     y = np.where(y == 0, 1.0, -1.0)  # malignant = +1
     idx = np.random.default_rng(0).choice(y.size, 90, replace=False)
@@ -91,7 +95,7 @@ def test_select_job_mm_fs_record_agrees_with_an_independent_recomputation():
     campaign = {
         "normalization": {"method": "minmax_pm1", "scope": "fold"},
         "inner_cv": {"n_splits": 3},
-        "final_classifier": {"anisotropic": {"C": grid}},
+        "final_classifier": {"anisotropic": {"C": grid, "widths": widths}},
     }
     params = {"C": 1.0, "gamma_ini": 0.1, "max_iter": 300}
     rec = run_select_job(X, y, fold, "mm_fs", {"params": params}, campaign, seed=0, setting={"C2": 0.3})
@@ -106,6 +110,9 @@ def test_select_job_mm_fs_record_agrees_with_an_independent_recomputation():
     s = sel.support_
     assert np.array_equal(np.flatnonzero(s), rec["selected"]) and 0 < s.sum() < X.shape[1]
     assert np.allclose(sel.kernel_widths_, rec["kernel_widths"], rtol=0, atol=1e-12)
+    small = (sel.kernel_widths_ > 0) & ~sel.support_
+    assert small.any()  # features the two modes treat differently
+    s = sel.kernel_widths_ > 0 if widths == "all" else sel.support_
     w = sel.kernel_widths_[s]
 
     def accuracy(C, A, yA, B, yB):
@@ -121,3 +128,26 @@ def test_select_job_mm_fs_record_agrees_with_an_independent_recomputation():
     assert abs(rec["inner_final_accuracy"] - inner[best]) < 1e-12
     assert abs(rec["test_accuracy"] - accuracy(grid[best], Xtr, ytr, Xte, yte)) < 1e-12
     assert rec["test_accuracy"] >= 0.85  # measured 0.933 (5 of the 10 features)
+
+
+def test_all_widths_keep_the_small_gamma_of_unselected_features():
+    """``widths: all`` scores the SVM (10) with every gamma_j > 0 (Algorithm 1), ``selected`` the one on the
+    features above the threshold: a feature with gamma = 5e-3 on a wide range changes the kernel, so the
+    two decision functions differ and each equals its own AnisotropicSVC; a zero width is left out by both."""
+    from types import SimpleNamespace
+
+    from svmfs.protocol.classifiers import fit_predict
+
+    rng = np.random.default_rng(1)
+    X = np.column_stack([rng.uniform(-1, 1, 80), 20 * rng.uniform(-1, 1, 80), rng.uniform(-1, 1, 80)])
+    y = np.where(X[:, 0] + X[:, 1] / 20 > 0, 1.0, -1.0)
+    gamma = np.array([2.0, 5e-3, 0.0])
+    sel = SimpleNamespace(kernel_widths_=gamma)
+    support = gamma > 1e-2  # MM-FS's threshold: only feature 0
+    scores = {}
+    for mode, cols in (("all", [0, 1]), ("selected", [0])):
+        cfg = {"anisotropic": {"C": [1.0], "widths": mode}}
+        _, scores[mode] = fit_predict("anisotropic", {"C": 1.0}, cfg, X[:60], y[:60], X[60:], support, sel)
+        ref = AnisotropicSVC(C=1.0, widths=gamma[cols]).fit(X[:60][:, cols], y[:60])
+        assert np.allclose(scores[mode], ref.decision_function(X[60:][:, cols]), atol=1e-10)
+    assert np.abs(scores["all"] - scores["selected"]).max() > 1e-2

@@ -83,6 +83,18 @@ def test_changed_grid_reruns_only_that_method(done):
     assert {r for r, _ in jobs} == {"select"} | AGGREGATION
 
 
+def test_another_final_classifiers_grid_reruns_no_select_job(done):
+    """A select job depends on its own final classifier's section only: fisher and svm_rfe (linear SVM)
+    keep their records when the RBF grid or the anisotropic widths change; their linear grid reruns them."""
+    cfg = copy.deepcopy(SMALL)
+    cfg.setdefault("final_classifier", {})
+    cfg["final_classifier"]["rbf"] = {"C": [3.0], "gamma": [0.5]}
+    cfg["final_classifier"]["anisotropic"] = {"widths": "selected"}
+    assert not [w for r, w in planned(done, cfg) if r == "select"]
+    cfg["final_classifier"]["linear"] = {"C": [0.5, 5.0]}
+    assert {w["method"] for r, w in planned(done, cfg) if r == "select"} == {"fisher", "svm_rfe"}
+
+
 def test_added_dataset_runs_only_its_jobs(done):
     cfg = copy.deepcopy(SMALL)
     cfg["datasets"]["weston_nonlinear"] = {"params": {"n": 40}}

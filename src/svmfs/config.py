@@ -118,6 +118,23 @@ def job_method_config(config: dict, dataset: str, method: str) -> dict[str, Any]
     return {**mcfg, "params": {**mcfg.get("params", {}), **own}} if own else mcfg
 
 
+def job_campaign_config(config: dict, dataset: str, method: str) -> dict[str, Any]:
+    """The campaign-wide settings one select job depends on: normalization, inner CV, its dataset's splits and
+    only its own final classifier's section of ``final_classifier`` (none for ``own``), so that editing
+    another classifier's grid, or a key added to it, reruns none of this method's jobs."""
+    from .methods.registry import get_method
+
+    mcfg = job_method_config(config, dataset, method)
+    kind = mcfg.get("final") or get_method(mcfg.get("method", method)).final
+    final = config["final_classifier"]
+    return {
+        "normalization": config["normalization"],
+        "inner_cv": config["inner_cv"],
+        "final_classifier": {kind: final[kind]} if kind in final else {},
+        "splits": dataset_splits(config, dataset),
+    }
+
+
 def dataset_methods(config: dict, dataset: str) -> list[str]:
     """The enabled methods run on one (expanded) dataset: all but its ``skip_methods``, sorted."""
     skipped = set(campaign_datasets(config)[dataset].get("skip_methods", []))

@@ -8,6 +8,7 @@ from svmfs.config import (
     check_campaign,
     dataset_methods,
     dataset_splits,
+    job_campaign_config,
     job_method_config,
     load_dataset_registry,
     method_resources as method_resources_of,
@@ -32,12 +33,11 @@ MCFG = campaign_methods(config)
 METHODS = sorted(MCFG)
 SETTINGS = {m: method_settings(MCFG[m]) for m in METHODS}
 SPLITS = {d: dataset_splits(config, d) for d in DATASETS}
-CAMPAIGN_CFG = {k: config[k] for k in ("normalization", "inner_cv", "final_classifier")}
 
 
 def campaign_cfg(wildcards):
-    """The campaign-wide settings a select job sees, with its dataset's splits."""
-    return {**CAMPAIGN_CFG, "splits": SPLITS[wildcards.dataset]}
+    """The campaign-wide settings a select job sees: its dataset's splits, its own final classifier's grid."""
+    return job_campaign_config(config, wildcards.dataset, wildcards.method)
 
 
 def _source(dataset):

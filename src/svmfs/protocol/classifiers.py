@@ -4,10 +4,11 @@ Gaussian), or the selector's own hyperplane.
 ``"anisotropic"`` is the SVM with the selector's own kernel (13) of Jimenez-Cordero et al. (2021),
 K(x, z) = exp(-sum_j gamma_j (x_j - z_j)^2), with the per-feature widths gamma_j the selector exposes
 as ``kernel_widths_`` (MM-FS: the gamma of (20); KP-SVM / KP-FS: gamma_j = v_j^2 / 2 = 1 / (2 sigma_j^2)),
-restricted to the selected features; only C is tuned (grid ``final_classifier.anisotropic.C``). This is
-the last step of MM-FS's Algorithm 1 (re-solve (10) with the gamma found) and KP-SVM's final model.
-Choices: the features below the selector's threshold are dropped (the paper keeps their small gamma_j
-in (10)); in :func:`~svmfs.protocol.tuning.tune_final` every inner fold uses the widths of the selector
+on every feature with gamma_j > 0 (``final_classifier.anisotropic.widths: all``, the default: Algorithm 1's
+last step re-solves (10) with the gamma found, small gamma_j included) or on the selected features only
+(``selected``: those below the selector's threshold dropped); only C is tuned (grid
+``final_classifier.anisotropic.C``). This is the last step of MM-FS's Algorithm 1 and KP-SVM's final model
+(KP-SVM's unselected widths are 0, so both modes give the same classifier there). Choices: in :func:`~svmfs.protocol.tuning.tune_final` every inner fold uses the widths of the selector
 fitted on the whole training side, as it uses that selector's support (the selection, widths included,
 was already chosen by its own inner CV; refitting it per inner fold would cost N more selector fits),
 while :func:`~svmfs.protocol.tuning.tune_selector` uses each inner fold's own fitted widths.
@@ -109,7 +110,10 @@ def fit_predict(kind, params, cfg, X_fit, y_fit, X_eval, support, selector=None)
         return selector.own_predict(X_eval), selector.own_decision(X_eval)
     widths = getattr(selector, "kernel_widths_", None) if kind == "anisotropic" else None
     if widths is not None:
-        widths = np.asarray(widths, dtype=float)[support]
+        widths = np.asarray(widths, dtype=float)
+        if cfg.get("anisotropic", {}).get("widths", "all") == "all":
+            support = widths > 0  # Algorithm 1: (10) with every gamma_j found, not only those above the threshold
+        widths = widths[support]
     clf = make_final(kind, params, int(support.sum()), cfg, widths)
     clf.fit(X_fit[:, support], y_fit)
     Xe = X_eval[:, support]
