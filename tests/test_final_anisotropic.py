@@ -82,25 +82,26 @@ def test_kp_svm_widths_reproduce_kernel_11():
     assert np.abs(aniso_kernel(X[:, s], sel.kernel_widths_[s]) - kp_kernel(X[:, s], v[s])).max() <= 1e-12
 
 
-@pytest.mark.parametrize("widths", ["all", "selected"])
-def test_select_job_mm_fs_record_agrees_with_an_independent_recomputation(widths):
+@pytest.mark.parametrize("widths,C_source", [("all", "grid"), ("selected", "grid"), ("all", "selector")])
+def test_select_job_mm_fs_record_agrees_with_an_independent_recomputation(widths, C_source):
     """``widths: all`` (default): (10) re-solved with every gamma_j > 0 found, Algorithm 1's last step as
-    printed; ``selected``: only the features above the threshold. The fixture has widths in (0, 1e-2]."""
+    printed; ``selected``: only the features above the threshold. The fixture has widths in (0, 1e-2].
+    ``C_source: selector``: (10) with MM-FS's own C (C*), recorded as the final C; ``grid``: the inner-CV choice."""
     X, y = load_breast_cancer(return_X_y=True)
     y = np.where(y == 0, 1.0, -1.0)  # malignant = +1
     idx = np.random.default_rng(0).choice(y.size, 90, replace=False)
     X, y = X[idx][:, :10], y[idx]
     fold = make_splits(y, {"kind": "stratified_kfold", "n_splits": 3}, 0)[0]
-    grid = [0.1, 1.0, 10.0, 100.0]
+    grid = [0.1, 1.0, 10.0, 100.0] if C_source == "grid" else [0.1, 10.0, 100.0]  # selector: C* = 1 is off the grid
     campaign = {
         "normalization": {"method": "minmax_pm1", "scope": "fold"},
         "inner_cv": {"n_splits": 3},
-        "final_classifier": {"anisotropic": {"C": grid, "widths": widths}},
+        "final_classifier": {"anisotropic": {"C": grid, "widths": widths, "C_source": C_source}},
     }
     params = {"C": 1.0, "gamma_ini": 0.1, "max_iter": 300}
     rec = run_select_job(X, y, fold, "mm_fs", {"params": params}, campaign, seed=0, setting={"C2": 0.3})
     assert rec["final_classifier"] == "anisotropic"
-    assert set(rec["final_params"]) == {"C"} and rec["final_params"]["C"] in grid
+    assert set(rec["final_params"]) == {"C"} and rec["final_params"]["C"] in (grid if C_source == "grid" else [1.0])
 
     # the selector refitted on the same normalized training side gives the recorded widths and support
     train, test = np.asarray(fold["train"]), np.asarray(fold["test"])
@@ -124,9 +125,13 @@ def test_select_job_mm_fs_record_agrees_with_an_independent_recomputation(widths
     inner = [np.mean([accuracy(p["C"], Xtr[a], ytr[a], Xtr[b], ytr[b]) for a, b in cv.split(Xtr, ytr)])
              for p in ParameterGrid({"C": grid})]  # fmt: skip
     best = int(np.argmax(np.round(inner, 12)))
-    assert rec["final_params"]["C"] == grid[best]
-    assert abs(rec["inner_final_accuracy"] - inner[best]) < 1e-12
-    assert abs(rec["test_accuracy"] - accuracy(grid[best], Xtr, ytr, Xte, yte)) < 1e-12
+    C = grid[best] if C_source == "grid" else params["C"]
+    if C_source == "selector":
+        assert grid[best] != params["C"]  # the two sources choose differently here
+    assert rec["final_params"]["C"] == C
+    assert abs(rec["test_accuracy"] - accuracy(C, Xtr, ytr, Xte, yte)) < 1e-12
+    if C_source == "grid":
+        assert abs(rec["inner_final_accuracy"] - inner[best]) < 1e-12
     assert rec["test_accuracy"] >= 0.85  # measured 0.933 (5 of the 10 features)
 
 

@@ -6,8 +6,9 @@ K(x, z) = exp(-sum_j gamma_j (x_j - z_j)^2), with the per-feature widths gamma_j
 as ``kernel_widths_`` (MM-FS: the gamma of (20); KP-SVM / KP-FS: gamma_j = v_j^2 / 2 = 1 / (2 sigma_j^2)),
 on every feature with gamma_j > 0 (``final_classifier.anisotropic.widths: all``, the default: Algorithm 1's
 last step re-solves (10) with the gamma found, small gamma_j included) or on the selected features only
-(``selected``: those below the selector's threshold dropped); only C is tuned (grid
-``final_classifier.anisotropic.C``). This is the last step of MM-FS's Algorithm 1 and KP-SVM's final model
+(``selected``: those below the selector's threshold dropped); its C is tuned over
+``final_classifier.anisotropic.C`` (``C_source: grid``, the default) or is the selector's own C
+(``C_source: selector``: MM-FS's C*, as Algorithm 1 re-solves (10)). This is the last step of MM-FS's Algorithm 1 and KP-SVM's final model
 (KP-SVM's unselected widths are 0, so both modes give the same classifier there). Choices: in :func:`~svmfs.protocol.tuning.tune_final` every inner fold uses the widths of the selector
 fitted on the whole training side, as it uses that selector's support (the selection, widths included,
 was already chosen by its own inner CV; refitting it per inner fold would cost N more selector fits),
@@ -60,6 +61,20 @@ class AnisotropicSVC(ClassifierMixin, BaseEstimator):
         return self.svc_.predict(self._gram(X))
 
 
+def c_from_selector(cfg: dict) -> bool:
+    """``final_classifier.anisotropic.C_source: selector``: the anisotropic SVM takes the selector's own C
+    (MM-FS's C* of Algorithm 1) instead of an inner-CV choice over ``anisotropic.C``."""
+    return cfg.get("anisotropic", {}).get("C_source", "grid") == "selector"
+
+
+def selector_C(selector) -> float:
+    """The C the selector solved its SVM with (``C_``), for ``C_source: selector``."""
+    C = getattr(selector, "C_", None)
+    if C is None:
+        raise ValueError("final_classifier.anisotropic.C_source 'selector' needs a selector that sets C_ (MM-FS, KP-SVM, KP-FS)")
+    return float(C)
+
+
 def final_grid(kind: str, cfg: dict) -> list[dict]:
     """Grid points of the final classifier from the campaign's ``final_classifier`` section."""
     if kind == "linear":
@@ -69,7 +84,7 @@ def final_grid(kind: str, cfg: dict) -> list[dict]:
     if kind == "poly":
         return list(ParameterGrid({"C": cfg["poly"]["C"], "degree": cfg["poly"]["degree"]}))
     if kind == "anisotropic":
-        return list(ParameterGrid({"C": cfg["anisotropic"]["C"]}))
+        return [{}] if c_from_selector(cfg) else list(ParameterGrid({"C": cfg["anisotropic"]["C"]}))
     if kind == "own":
         return [{}]
     raise ValueError(f"final classifier must be one of {FINAL_KINDS}, got {kind!r}")
@@ -114,6 +129,8 @@ def fit_predict(kind, params, cfg, X_fit, y_fit, X_eval, support, selector=None)
         if cfg.get("anisotropic", {}).get("widths", "all") == "all":
             support = widths > 0  # Algorithm 1: (10) with every gamma_j found, not only those above the threshold
         widths = widths[support]
+        if c_from_selector(cfg):
+            params = {**params, "C": selector_C(selector)}
     clf = make_final(kind, params, int(support.sum()), cfg, widths)
     clf.fit(X_fit[:, support], y_fit)
     Xe = X_eval[:, support]

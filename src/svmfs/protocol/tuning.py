@@ -28,7 +28,7 @@ from typing import Any, Callable
 import numpy as np
 from sklearn.model_selection import ParameterGrid, StratifiedKFold
 
-from .classifiers import final_grid, fit_predict
+from .classifiers import c_from_selector, final_grid, fit_predict, selector_C
 
 
 @dataclass
@@ -137,4 +137,7 @@ def tune_final(final_kind: str, final_cfg: dict, X: np.ndarray, y: np.ndarray, s
         ]
         scores.append(float(np.mean(s)))
     best = int(np.argmax(np.round(scores, 12)))  # first best in grid order
-    return {"params": points[best], "inner_accuracy": scores[best]}
+    params = points[best]
+    if final_kind == "anisotropic" and c_from_selector(final_cfg):
+        params = {"C": selector_C(selector)}  # not tuned: recorded as used
+    return {"params": params, "inner_accuracy": scores[best]}
