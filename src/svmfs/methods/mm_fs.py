@@ -70,7 +70,8 @@ class MMFS(BaseSelector):
     lbfgs_history : int
         Ipopt's ``limited_memory_max_history`` (L-BFGS pairs kept; Ipopt's default is 6). 50 by default:
         on colon (56 x 2000) with 6 pairs C2 = 0.99 stalls to the 3000-iteration limit (303 s), with 50
-        every C2 of the sweep converges in 96-220 iterations, under 30 s (benchmarks/RESULTS.md).
+        every C2 of the sweep converges in 96-162 iterations, 12-25 s, at the benchmark's start (C = 1,
+        gamma_ini = 1/M); a few starts the campaign's inner CV picks take 260-1850 (benchmarks/RESULTS.md).
     scale_by_C : {"auto", True, False}
         cyipopt route, C > 1: Ipopt works in alpha / C, nu / C, lam0 / C, lamC / C with (20b) divided by C and
         (20a) by C^2 (``MMFSProblem.scaling``; the same problem, variables of order 1). Without it pima's
