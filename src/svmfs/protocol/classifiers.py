@@ -8,11 +8,13 @@ on every feature with gamma_j > 0 (``final_classifier.anisotropic.widths: all``,
 last step re-solves (10) with the gamma found, small gamma_j included) or on the selected features only
 (``selected``: those below the selector's threshold dropped); its C is tuned over
 ``final_classifier.anisotropic.C`` (``C_source: grid``, the default) or is the selector's own C
-(``C_source: selector``: MM-FS's C*, as Algorithm 1 re-solves (10)). This is the last step of MM-FS's Algorithm 1 and KP-SVM's final model
-(KP-SVM's unselected widths are 0, so both modes give the same classifier there). Choices: in :func:`~svmfs.protocol.tuning.tune_final` every inner fold uses the widths of the selector
-fitted on the whole training side, as it uses that selector's support (the selection, widths included,
-was already chosen by its own inner CV; refitting it per inner fold would cost N more selector fits),
-while :func:`~svmfs.protocol.tuning.tune_selector` uses each inner fold's own fitted widths.
+(``C_source: selector``: MM-FS's C*, as Algorithm 1 re-solves (10)). This is the last step of MM-FS's
+Algorithm 1 and KP-SVM's final model (KP-SVM's unselected widths are 0, so both ``widths`` modes give the
+same classifier there). Choices: in :func:`~svmfs.protocol.tuning.tune_final` every inner fold uses the
+widths of the selector fitted on the whole training side, as it uses that selector's support (the
+selection, widths included, was already chosen by its own inner CV; refitting it per inner fold would
+cost N more selector fits), while :func:`~svmfs.protocol.tuning.tune_selector` uses each inner fold's
+own fitted widths.
 
 ``"own"`` refits nothing: it scores the linear SVM the selector solved, sign(w.x + b) with its
 ``weights_`` and ``intercept_`` (:class:`~svmfs.methods.base.LinearModelSelector`: l1-SVM, MILP-FS,
