@@ -1,5 +1,7 @@
 """Configurations: defaults, settings, per-dataset overrides (bad ones: test_bad_input.py)."""
 
+import pytest
+
 from conftest import merge_config
 from svmfs.config import ConfigError, campaign_datasets, campaign_methods, dataset_methods, dataset_splits, job_campaign_config, job_method_config, largest_training_side, load_config, method_settings, n_folds, runtime_warnings
 
@@ -102,8 +104,6 @@ def test_pyomo_routes_size_limit_is_checked_before_any_job_at_the_largest_traini
     """MM-FS's model route: the config check counts the largest training side the splitter makes (k-fold and a
     train fraction), so a limit of exactly rows x features passes and one less is refused, naming the key;
     a per-dataset ``method_params`` route counts, and a dataset small enough passes."""
-    import pytest
-
     from svmfs.data.embedded import sklearn_breast_cancer
     from svmfs.protocol.splits import make_splits
 

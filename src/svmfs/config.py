@@ -385,6 +385,11 @@ def _synthetic_dataset(config: dict, name: str, entry: dict):
         raise ConfigError(f"datasets.{dcfg['group']}.params: {e}") from None
 
 
+def _registry_expect(dcfg: dict, entry: dict) -> dict:
+    """The registry's ``expect`` of a dataset, unless the campaign's ``params``/``options`` change the data."""
+    return {} if dcfg.get("params") or dcfg.get("options") else (entry.get("expect") or {})
+
+
 def expected_class_counts(config: dict, name: str, registry: dict) -> list[int] | None:
     """Class sizes of a dataset if known without downloading (registry ``expect`` or a generator run)."""
     dcfg = campaign_datasets(config)[name]
@@ -392,10 +397,8 @@ def expected_class_counts(config: dict, name: str, registry: dict) -> list[int] 
     if entry["kind"] == "synthetic":
         ds = _synthetic_dataset(config, name, entry)
         return [int(np.sum(ds.y == -1)), int(np.sum(ds.y == 1))]
-    counts = (entry.get("expect") or {}).get("class_counts")
-    if counts and not dcfg.get("params") and not dcfg.get("options"):
-        return [int(v) for v in counts.values()]
-    return None
+    counts = _registry_expect(dcfg, entry).get("class_counts")
+    return [int(v) for v in counts.values()] if counts else None
 
 
 def expected_shape(config: dict, name: str, registry: dict) -> tuple[int, int] | None:
@@ -405,10 +408,8 @@ def expected_shape(config: dict, name: str, registry: dict) -> tuple[int, int] |
     if entry["kind"] == "synthetic":
         n, p = _synthetic_dataset(config, name, entry).X.shape
         return int(n), int(p)
-    expect = entry.get("expect") or {}
-    if "n_samples" in expect and "n_features" in expect and not dcfg.get("params") and not dcfg.get("options"):
-        return int(expect["n_samples"]), int(expect["n_features"])
-    return None
+    expect = _registry_expect(dcfg, entry)
+    return (int(expect["n_samples"]), int(expect["n_features"])) if "n_samples" in expect and "n_features" in expect else None
 
 
 def largest_training_side(spec: dict, n_samples: int) -> int:
