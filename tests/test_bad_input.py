@@ -196,7 +196,7 @@ BAD_DATASETS = [
     ("ragged", "d.csv", b"1,2,1\n3,4\n5,6,1\n", "matrix", {}, {}, ["ragged rows: row 2 has 2 fields, row 1 has 3"]),
     ("empty", "d.csv", b"", "matrix", {}, {}, ["empty file"]),
     ("non-numeric", "d.csv", b"1,x,1\n3,4,-1\n", "matrix", {}, {}, ["non-numeric value 'x' at row 1, column 2"]),
-    ("csv-non-numeric", "d.csv", HEADER + b"1,2,1\n3,?,-1\n5,1,1\n7,8,-1\n", "csv", {}, {}, ["non-numeric value at row 2, column 'b'"]),
+    ("csv-non-numeric", "d.csv", HEADER + b"1,2,1\n3,?,-1\n5,1,1\n7,8,-1\n", "csv", {}, {}, ["non-numeric value '?' at row 2, column 'b'"]),
     ("csv-no-label", "d.csv", HEADER + GOOD, "csv", {"label_column": "class"}, {}, ["no label column 'class'"]),
     ("truncated-gz", "d.csv.gz", _gz_cut(GOOD), "matrix", {}, {}, ["corrupt or truncated compressed file"]),
     ("truncated-bz2", "d.csv.bz2", bz2.compress(GOOD * 50)[:-30], "matrix", {}, {}, ["corrupt or truncated compressed file"]),
