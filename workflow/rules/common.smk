@@ -87,9 +87,12 @@ def all_outputs():
 
 
 def prepare_input(wildcards):
+    """A download's manifest, or a local entry's own files (read in place; editing one reruns prepare)."""
     src = _source(wildcards.dataset)
     if REGISTRY[src]["kind"] == "download":
         return [f"{RAW}/{src}/MANIFEST.json"]
+    if REGISTRY[src]["kind"] == "local":
+        return [f["path"] for f in REGISTRY[src]["files"]]
     return []
 
 

@@ -3,7 +3,10 @@
 Kinds:
 - ``embedded``: a loader of :data:`svmfs.data.embedded.LOADERS` (no network);
 - ``synthetic``: a generator of :data:`svmfs.data.synthetic.GENERATORS` with default ``params``;
-- ``download``: files fetched by URL (or a mirror), checked by sha256, read by a format reader.
+- ``download``: files fetched by URL (or a mirror), checked by sha256, read by a format reader;
+- ``local``: a file on disk with its sha256, read in place (:mod:`.local`).
+
+A campaign may add entries of its own (:mod:`.campaign_registry`).
 
 A campaign names registry entries, may override ``params`` and ``options``, and gets a
 :class:`~svmfs.data.canonical.Dataset` from :func:`build_dataset`.
@@ -18,7 +21,7 @@ import yaml
 
 from .canonical import Dataset, DatasetError
 
-KINDS = ("embedded", "synthetic", "download")
+KINDS = ("embedded", "synthetic", "download", "local")
 
 
 def load_registry(path: str | Path) -> dict[str, dict[str, Any]]:
@@ -61,6 +64,10 @@ def build_dataset(
         if raw_dir is None:
             raise DatasetError(f"dataset {name!r}: download kind needs the folder of the downloaded files")
         ds = read_download(name, entry, Path(raw_dir), options=opts)
+    elif kind == "local":
+        from .local import read_local
+
+        ds = read_local(name, entry, options=opts)
     else:  # pragma: no cover - load_registry checks
         raise DatasetError(f"dataset {name!r}: unknown kind {kind!r}")
     ds.meta.setdefault("citation", entry.get("citation", ""))
