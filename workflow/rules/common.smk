@@ -96,6 +96,11 @@ def prepare_input(wildcards):
     return []
 
 
+def prepare_raw_dir(wildcards):
+    """The download folder, for a download entry (the other kinds read no downloaded file)."""
+    return RAW if REGISTRY[_source(wildcards.dataset)]["kind"] == "download" else None
+
+
 def library_file(path):
     """A file of the svmfs package: editing it reruns the jobs that take it as input."""
     return str(Path(workflow.basedir) / "src" / "svmfs" / path)
