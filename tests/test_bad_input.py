@@ -93,6 +93,8 @@ BAD_CONFIGS = [
     ({"registry_entries": {"mine": {"kind": "local", "path": "/nonexistent/m.csv", "sha256": "0" * 64, "format": "csv", "labels": {"positive": ["1"]}}},
       "datasets": {"mine": {}}}, "datasets.mine: local file /nonexistent/m.csv of 'mine' (declared in registry_entries) not found"),
     ({"registry": ["/nonexistent/registry.yaml"]}, "registry[0]: no registry file /nonexistent/registry.yaml"),
+    ({"registry_entries": {"mine": {"kind": "local", "path": "/nonexistent/m.csv", "sha256": "0" * 64, "format": "csv", "labels": {"positive": ["1"]}}},
+      "datasets": {"mine": {"replicates": 2}}}, "datasets.mine.replicates: only synthetic datasets can be replicated ('mine' is local)"),
     ({"registry_entries": {"../up": {"kind": "embedded"}}}, "registry_entries: '../up' does not match"),
 ]  # fmt: skip
 

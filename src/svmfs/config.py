@@ -199,13 +199,14 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
         src = dcfg.get("source", name)
         if src not in registry:
             errs.append(f"datasets.{name}: unknown dataset {src!r}; the registry has: {', '.join(sorted(registry))}")
-        elif registry[src]["kind"] == "local" and dcfg.get("enabled", True):
-            errs += [
-                f"datasets.{name}: local file {f['path']} of {src!r} (declared in {registry[src]['declared_in']}) not found"
-                for f in registry[src]["files"] if not Path(f["path"]).is_file()
-            ]  # fmt: skip
-        elif dcfg.get("replicates") is not None and registry[src]["kind"] != "synthetic":
-            errs.append(f"datasets.{name}.replicates: only synthetic datasets can be replicated ({src!r} is {registry[src]['kind']})")
+        else:
+            if dcfg.get("replicates") is not None and registry[src]["kind"] != "synthetic":
+                errs.append(f"datasets.{name}.replicates: only synthetic datasets can be replicated ({src!r} is {registry[src]['kind']})")
+            if registry[src]["kind"] == "local" and dcfg.get("enabled", True):
+                errs += [
+                    f"datasets.{name}: local file {f['path']} of {src!r} (declared in {registry[src]['declared_in']}) not found"
+                    for f in registry[src]["files"] if not Path(f["path"]).is_file()
+                ]  # fmt: skip
     n_expected = sum(int(d.get("replicates") or 1) for d in config["datasets"].values() if d.get("enabled", True))
     if n_expected == 0:
         errs.append("datasets: every dataset is disabled")

@@ -124,9 +124,10 @@ def read_delimited(folder: Path, opt: dict, *, sep=",", header=False):
         raise DatasetError(f"{path}: read.feature_names lists {len(names)} names for {X.shape[1]} features")
     if opt.get("feature_names_file"):
         npath = folder / opt["feature_names_file"]
-        nrows = [ln.split(opt.get("feature_names_sep", "\t")) for ln in read_text(npath).splitlines() if ln.strip()]
-        col = opt.get("feature_names_column", 0)
-        names = [r[col].strip() for r in nrows]
+        sep = opt.get("feature_names_sep", "\t")
+        cells = parse_table(npath, read_bytes(npath), sep, False, opt.get("encoding", "utf8"), quoting=False)[1]
+        col = _column(npath, None, cells.shape[1], "feature_names_column", opt.get("feature_names_column", 0))
+        names = [str(v).strip() for v in cells[:, col]]
         if len(names) != X.shape[1]:
             raise DatasetError(f"{npath}: {len(names)} feature names for {X.shape[1]} features")
     return X, labels, (_dedupe(names) if opt.get("feature_names_file") else names), None

@@ -79,16 +79,16 @@ def read_local(name: str, entry: dict[str, Any], options: dict | None = None) ->
     from .download import ChecksumError, sha256_of
     from .formats import read_entry
 
-    hashes = {}
+    hashes, where = {}, entry.get("declared_in", "the registry")
     for spec in entry["files"]:
         path = Path(spec["path"])
         if not path.is_file():
-            raise DatasetError(f"dataset {name!r}: local file {path} not found (declared in {entry.get('declared_in', 'the registry')})")
+            raise DatasetError(f"dataset {name!r}: local file {path} not found (declared in {where})")
         actual = sha256_of(path)
         if actual != spec["sha256"]:
             raise ChecksumError(
                 f"dataset {name!r}: checksum mismatch for local file {path}: expected sha256 {spec['sha256']}, "
-                f"got {actual}; the file changed since its sha256 was pinned (declared in {entry.get('declared_in', 'the registry')})"
+                f"got {actual}; the file changed since its sha256 was pinned (declared in {where}); nothing was written"
             )
         hashes[str(path)] = actual
     return read_entry(name, entry, Path("/"), entry["read"], hashes, "local", options)

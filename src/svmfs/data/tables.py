@@ -18,17 +18,20 @@ import numpy as np
 from .canonical import DatasetError
 
 
-def parse_table(path: Path, raw: bytes, sep: str | None = ",", header: bool = False, encoding: str = "utf8"):
-    """``(names or None, cells)`` of the text ``raw`` read from ``path`` (named in every error)."""
+def parse_table(
+    path: Path, raw: bytes, sep: str | None = ",", header: bool = False, encoding: str = "utf8", quoting: bool = True
+):
+    """``(names or None, cells)`` of the text ``raw`` read from ``path`` (named in every error);
+    ``quoting=False`` takes ``"`` literally (annotation files whose descriptions hold quotes)."""
     if not raw.strip() or not raw.lstrip(b"\xef\xbb\xbf").strip():
         raise DatasetError(f"{path}: empty file")
-    names, cells = (_whitespace if sep is None else _delimited)(path, raw, sep, header, encoding)
+    names, cells = (_whitespace if sep is None else _delimited)(path, raw, sep, header, encoding, quoting)
     if cells.shape[0] == 0:
         raise DatasetError(f"{path}: no data rows")
     return names, cells
 
 
-def _delimited(path: Path, raw: bytes, sep: str, header: bool, encoding: str):
+def _delimited(path: Path, raw: bytes, sep: str, header: bool, encoding: str, quoting: bool):
     import pyarrow as pa
     import pyarrow.csv as pc
 
@@ -41,7 +44,7 @@ def _delimited(path: Path, raw: bytes, sep: str, header: bool, encoding: str):
         return "skip"
 
     read = pc.ReadOptions(autogenerate_column_names=not header, use_threads=False, encoding=encoding)
-    parse = pc.ParseOptions(delimiter=sep, invalid_row_handler=on_bad_row)
+    parse = pc.ParseOptions(delimiter=sep, invalid_row_handler=on_bad_row, quote_char='"' if quoting else False)
     try:
         names = pc.open_csv(io.BytesIO(raw), read_options=read, parse_options=parse).schema.names
         if header:
@@ -62,12 +65,15 @@ def _delimited(path: Path, raw: bytes, sep: str, header: bool, encoding: str):
     return (list(names) if header else None), cells
 
 
-def _whitespace(path: Path, raw: bytes, sep, header: bool, encoding: str):
+def _whitespace(path: Path, raw: bytes, sep, header: bool, encoding: str, quoting: bool):
+    import csv
+
     import pandas as pd
 
     try:
         df = pd.read_csv(
             io.BytesIO(raw), sep=r"\s+", header=0 if header else None, dtype=str, na_filter=False,
+            quoting=csv.QUOTE_MINIMAL if quoting else csv.QUOTE_NONE,
             encoding="utf-8-sig" if encoding.replace("-", "").lower() == "utf8" else encoding,
         )  # fmt: skip
     except pd.errors.ParserError as e:
