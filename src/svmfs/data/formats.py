@@ -32,9 +32,9 @@ from typing import Any
 
 import numpy as np
 
+from .binary_formats import MORE_READERS
 from .canonical import Dataset, DatasetError
 from .download import safe_relative, sha256_of
-from .binary_formats import MORE_READERS
 from .tables import parse_table, to_floats
 
 
@@ -109,6 +109,7 @@ def read_delimited(folder: Path, opt: dict, *, sep=",", header=False):
     if opt.get("transpose"):
         X = X.T
         feature_names = None
+    lab_path = path
     if labels:
         labels = np.concatenate(labels)
     else:
@@ -118,7 +119,7 @@ def read_delimited(folder: Path, opt: dict, *, sep=",", header=False):
             raw = np.array(["-1" if v < 0 else "1" for v in to_floats(lab_path, raw[:, None], ["1"])[:, 0]])
         labels = raw
     if len(labels) != X.shape[0]:
-        raise DatasetError(f"{opt.get('labels_file') or path}: {len(labels)} labels for {X.shape[0]} samples of {path}")
+        raise DatasetError(f"{lab_path}: {len(labels)} labels for {X.shape[0]} samples of {path}")
     names = opt.get("feature_names", feature_names)
     if opt.get("feature_names") is not None and len(names) != X.shape[1]:
         raise DatasetError(f"{path}: read.feature_names lists {len(names)} names for {X.shape[1]} features")
