@@ -250,3 +250,18 @@ def test_readme_example_runs(tmp_path, root):
     assert meta["source"]["files"] == {str(tmp_path / "my_study.csv"): digest}
     assert (tmp_path / target).exists()
     assert not list(root.glob("**/my_study.csv"))  # nothing copied into the repository
+
+
+def test_local_entry_with_several_files_genes_in_rows_and_a_labels_file(tmp_path, write_config, root, monkeypatch):
+    """Alon-style data held locally: a genes x samples matrix plus a labels file, both checksummed."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "study").mkdir()
+    (tmp_path / "study" / "expr.txt").write_text("\n".join(" ".join(map(repr, row)) for row in X.T.tolist()) + "\n")
+    (tmp_path / "study" / "labels.txt").write_text("\n".join(LABELS) + "\n")
+    files = [{"path": f"study/{f}", "sha256": _sha(tmp_path / "study" / f)} for f in ("expr.txt", "labels.txt")]
+    entry = {"kind": "local", "files": files, "format": "matrix", "labels": {"positive": ["tumour"]},
+             "read": {"file": "study/expr.txt", "transpose": True, "labels_file": "study/labels.txt"}}  # fmt: skip
+    cfg = load_config(write_config(_campaign({"study": entry})), workdir=root)
+    ds = prepare_dataset("study", load_dataset_registry(cfg, root)["study"], tmp_path / "s.npz", tmp_path / "s.json")
+    np.testing.assert_allclose(ds.X, X)
+    assert ds.y.tolist() == Y and sorted(ds.meta["source"]["files"]) == sorted(str(tmp_path / f["path"]) for f in files)

@@ -66,10 +66,9 @@ def resolve_local(name: str, entry: dict, base: Path, where: str) -> dict:
         if k in read:
             read[k] = _abs(base, read[k], f"{key}.read.{k}")
     declared = {f["path"] for f in files}
-    for k in FILE_KEYS + ("files",):
-        for p in read.get(k, []) if k == "files" else [read.get(k)] if k in read else []:
-            if p not in declared:
-                raise ValueError(f"{key}.read.{k}: {p} is not one of the entry's files (each file read needs its sha256)")
+    for k, p in [("files", p) for p in read.get("files", [])] + [(k, read[k]) for k in FILE_KEYS if k in read]:
+        if p not in declared:
+            raise ValueError(f"{key}.read.{k}: {p} is not one of the entry's files (each file read needs its sha256)")
     out = {k: v for k, v in entry.items() if k not in ("path", "sha256")}
     return {**out, "files": files, "read": read, "declared_in": where}
 
