@@ -265,3 +265,17 @@ def test_local_entry_with_several_files_genes_in_rows_and_a_labels_file(tmp_path
     ds = prepare_dataset("study", load_dataset_registry(cfg, root)["study"], tmp_path / "s.npz", tmp_path / "s.json")
     np.testing.assert_allclose(ds.X, X)
     assert ds.y.tolist() == Y and sorted(ds.meta["source"]["files"]) == sorted(str(tmp_path / f["path"]) for f in files)
+
+
+def test_prepare_checks_the_entrys_expect(tmp_path, write_config, root, monkeypatch):
+    """An entry's expect (shape, class counts) is checked when the data are prepared; nothing is written if it fails."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "study.csv").write_text(_csv_text())
+    entry = _local("study.csv", "csv", {"label_column": "diagnosis"}, "tumour",
+                   expect={"n_samples": 7, "n_features": 3, "class_counts": {"-1": 3, "+1": 4}})  # fmt: skip
+    cfg = load_config(write_config(_campaign({"study": entry})), workdir=root)
+    out = tmp_path / "out"
+    out.mkdir()
+    with pytest.raises(DatasetError, match=r"expect does not hold: expect.n_samples = 7, got 6; expect.class_counts = \{'-1': 3, '\+1': 4\}, got \{'-1': 3, '\+1': 3\}"):
+        prepare_dataset("study", load_dataset_registry(cfg, root)["study"], out / "s.npz", out / "s.json")
+    assert list(out.iterdir()) == []

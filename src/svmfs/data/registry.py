@@ -74,6 +74,17 @@ def build_dataset(
     return ds
 
 
+def check_expect(ds: Dataset, expect: dict[str, Any]) -> None:
+    """Raise :class:`DatasetError` if ``ds`` differs from the registry's ``expect`` (shape, class counts)."""
+    from .canonical import describe
+
+    got = {"n_samples": int(ds.X.shape[0]), "n_features": int(ds.X.shape[1]), "class_counts": ds.class_counts}
+    want = {k: ({str(c): int(n) for c, n in v.items()} if k == "class_counts" else int(v)) for k, v in expect.items() if k in got}
+    wrong = [f"expect.{k} = {v}, got {got[k]}" for k, v in want.items() if v != got[k]]
+    if wrong:
+        raise DatasetError(f"{describe(ds)}: the registry entry's expect does not hold: {'; '.join(wrong)}")
+
+
 def prepare_dataset(
     name: str,
     entry: dict[str, Any],
@@ -94,7 +105,10 @@ def prepare_dataset(
     """
     from .canonical import check_dataset, save_dataset
 
-    ds = check_dataset(build_dataset(name, entry, params, seed, raw_dir=raw_dir, options=options), **(checks or {}))
+    ds = build_dataset(name, entry, params, seed, raw_dir=raw_dir, options=options)
+    if not params and not options:  # the campaign changes nothing: the registry's expect must hold
+        check_expect(ds, entry.get("expect") or {})
+    ds = check_dataset(ds, **(checks or {}))
     if log is not None:
         for w in ds.meta.get("warnings", []):
             log.warning("dataset %s: %s", name, w)
