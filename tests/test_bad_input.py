@@ -9,6 +9,7 @@ What is validated is listed in the README ("What is validated").
 import bz2
 import gzip
 import hashlib
+import io
 from collections import Counter
 
 import numpy as np
@@ -84,6 +85,17 @@ BAD_CONFIGS = [
      "methods.l1_svm.final: 'own' refits nothing, so splits.kind kp_svm (refit on test-side resamples) does not apply; datasets: sparse_polynomial"),
     ({"datasets": {"wdbc": {}}, "methods": {"mm_fs": {"params": {"route": "pyomo", "pyomo_max_size": 10000}}}},
      "methods.mm_fs.params.route: 'pyomo' on dataset 'wdbc': 380 training rows x 30 features = 11400 exceeds methods.mm_fs.params.pyomo_max_size = 10000"),
+    # a campaign's own registry entries (README "Your own data")
+    ({"registry_entries": {"wdbc": {"kind": "embedded", "loader": "sklearn_breast_cancer"}}}, "registry_entries.wdbc: the name is already declared in"),
+    ({"registry_entries": {"mine": {"kind": "file"}}}, "registry_entries.mine.kind must be one of"),
+    ({"registry_entries": {"mine": {"kind": "local", "path": "/nonexistent/m.csv", "sha256": "f00", "format": "csv", "labels": {"positive": ["1"]}}}},
+     "registry_entries.mine.sha256: 64 lowercase hex digits are required"),
+    ({"registry_entries": {"mine": {"kind": "local", "path": "/nonexistent/m.csv", "sha256": "0" * 64, "format": "csv", "labels": {"positive": ["1"]}}},
+      "datasets": {"mine": {}}}, "datasets.mine: local file /nonexistent/m.csv of 'mine' (declared in registry_entries) not found"),
+    ({"registry": ["/nonexistent/registry.yaml"]}, "registry[0]: no registry file /nonexistent/registry.yaml"),
+    ({"registry_entries": {"mine": {"kind": "local", "path": "/nonexistent/m.csv", "sha256": "0" * 64, "format": "csv", "labels": {"positive": ["1"]}}},
+      "datasets": {"mine": {"replicates": 2}}}, "datasets.mine.replicates: only synthetic datasets can be replicated ('mine' is local)"),
+    ({"registry_entries": {"../up": {"kind": "embedded"}}}, "registry_entries: '../up' does not match"),
 ]  # fmt: skip
 
 
@@ -175,6 +187,20 @@ def test_wrong_checksum_names_the_file_and_both_hashes_and_leaves_nothing(tmp_pa
 # ------------------------------------------------------------------ dataset files (rule prepare)
 
 
+def _npz(**arrays) -> bytes:
+    buf = io.BytesIO()
+    np.savez(buf, **arrays)
+    return buf.getvalue()
+
+
+def _parquet() -> bytes:
+    import pandas as pd
+
+    buf = io.BytesIO()
+    pd.DataFrame({"a": [1.0, 2.0], "label": ["1", "-1"]}).to_parquet(buf)
+    return buf.getvalue()
+
+
 def _gz_cut(b: bytes) -> bytes:
     return gzip.compress(b * 50)[:-20]
 
@@ -196,13 +222,21 @@ BAD_DATASETS = [
     ("ragged", "d.csv", b"1,2,1\n3,4\n5,6,1\n", "matrix", {}, {}, ["ragged rows: row 2 has 2 fields, row 1 has 3"]),
     ("empty", "d.csv", b"", "matrix", {}, {}, ["empty file"]),
     ("non-numeric", "d.csv", b"1,x,1\n3,4,-1\n", "matrix", {}, {}, ["non-numeric value 'x' at row 1, column 2"]),
-    ("csv-non-numeric", "d.csv", HEADER + b"1,2,1\n3,?,-1\n5,1,1\n7,8,-1\n", "csv", {}, {}, ["non-numeric value at row 2, column 'b'"]),
+    ("csv-non-numeric", "d.csv", HEADER + b"1,2,1\n3,?,-1\n5,1,1\n7,8,-1\n", "csv", {}, {}, ["non-numeric value '?' at row 2, column 'b'"]),
     ("csv-no-label", "d.csv", HEADER + GOOD, "csv", {"label_column": "class"}, {}, ["no label column 'class'"]),
     ("truncated-gz", "d.csv.gz", _gz_cut(GOOD), "matrix", {}, {}, ["corrupt or truncated compressed file"]),
     ("truncated-bz2", "d.csv.bz2", bz2.compress(GOOD * 50)[:-30], "matrix", {}, {}, ["corrupt or truncated compressed file"]),
     ("corrupt-Z", "d.csv.Z", b"\x1f\x9d\x90" + b"\xff" * 7, "matrix", {}, {}, ["corrupt or truncated compressed file"]),
     ("svmlight", "d.svm", b"1 1:0.5 3:2\n-1 2:x\n", "svmlight", {}, {}, ["not a valid svmlight file"]),
     ("arff", "d.arff", b"@relation t\n@attribute a numeric\n@data\n1,2,3\n", "arff", {"label_column": "label"}, {}, ["no label attribute 'label'"]),
+    ("csv-ragged", "d.csv", HEADER + b"1,2,1\n3,5,-1\n5,1\n", "csv", {}, {}, ["ragged rows: row 3 has 2 fields, row 1 has 3"]),
+    ("csv-ragged-long", "d.csv", b"1,2,1\n3,5,-1,7\n", "matrix", {}, {}, ["ragged rows: row 2 has 4 fields, row 1 has 3"]),
+    ("whitespace-ragged", "d.txt", b"1 2 1\n3 5\n", "matrix", {"sep": None}, {}, ["ragged rows: row 2 has 2 fields, row 1 has 3"]),
+    ("quoted-non-numeric", "d.csv", HEADER + b'"1","2","1"\n"3","n/a","-1"\n', "csv", {}, {}, ["non-numeric value 'n/a' at row 2, column 'b'"]),
+    ("npz-no-array", "d.npz", _npz(X=np.ones((4, 2))), "npz", {}, {}, ["no array 'y' (read.y)"]),
+    ("npz-pickled", "d.npz", _npz(X=np.array([[object()]], dtype=object), y=np.array([1])), "npz", {}, {}, ["not a readable .npz file", "allow_pickle=False"]),
+    ("parquet-no-label", "d.parquet", _parquet(), "parquet", {"label_column": "class"}, {}, ["no label column 'class'"]),
+    ("rdata-garbage", "d.RData", b"RDX3\nX\n" + b"\x00" * 20, "rdata", {}, {}, ["not a readable R data file"]),
     ("arff-syntax", "d.arff", b"@relation t\n@attribute a numeric\n@attribute label {0,1}\n@data\n1,2,3,4\n", "arff", {"label_column": "label"}, {}, ["not a readable ARFF file"]),
 ]  # fmt: skip
 
@@ -210,7 +244,8 @@ BAD_DATASETS = [
 def _entry(fname, fmt, read, labels):
     rel = f"bad/{fname}"
     read = {"matrix": {"file": rel, "sep": ",", "label_column": -1}, "csv": {"files": [rel], "label_column": "label"},
-            "svmlight": {"files": [rel]}, "arff": {"file": rel}}[fmt] | read  # fmt: skip
+            "svmlight": {"files": [rel]}, "arff": {"file": rel}, "npz": {"file": rel}, "parquet": {"file": rel, "label_column": "label"},
+            "rdata": {"file": rel}}[fmt] | read  # fmt: skip
     return {"kind": "download", "files": [{"path": rel, "url": "https://example.invalid/x", "sha256": None}],
             "format": fmt, "read": read, "labels": {"positive": ["1"], **labels}}  # fmt: skip
 
@@ -232,12 +267,48 @@ def test_bad_dataset_rejected_naming_file_and_row_leaving_nothing(case, tmp_path
     TRIED["dataset"] += 1
 
 
-def test_the_good_file_passes(tmp_path):
-    """The control: the same path accepts the well-formed file the cases above were made from."""
+GOOD_VARIANTS = {
+    "plain": GOOD,
+    "byte-order-mark": b"\xef\xbb\xbf" + GOOD,  # Excel's "CSV UTF-8"
+    "quoted-numbers": b'"1","2","1"\n"3","5","-1"\n"5","1","1"\n"7","8","-1"\n',  # standard CSV quoting
+    "crlf-no-final-newline": GOOD.replace(b"\n", b"\r\n").rstrip(),
+}
+
+
+@pytest.mark.parametrize("variant", sorted(GOOD_VARIANTS))
+def test_the_good_file_passes(variant, tmp_path):
+    """The control: the same path accepts the well-formed file the cases above were made from, also
+    with a UTF-8 byte-order mark, quoted numbers, or CRLF line ends."""
     (tmp_path / "raw" / "bad").mkdir(parents=True)
-    (tmp_path / "raw" / "bad" / "d.csv").write_bytes(GOOD)
+    (tmp_path / "raw" / "bad" / "d.csv").write_bytes(GOOD_VARIANTS[variant])
     ds = prepare_dataset("bad", _entry("d.csv", "matrix", {}, {}), tmp_path / "o.npz", tmp_path / "o.json", raw_dir=tmp_path / "raw")
-    assert ds.X.shape == (4, 2) and ds.class_counts == {"-1": 2, "+1": 2} and load_dataset(tmp_path / "o.npz").X.shape == (4, 2)
+    assert ds.X.tolist() == [[1, 2], [3, 5], [5, 1], [7, 8]] and ds.y.tolist() == [1, -1, 1, -1]
+    assert load_dataset(tmp_path / "o.npz").X.shape == (4, 2)
+
+
+def test_header_csv_with_byte_order_mark_and_quoted_numbers_passes(tmp_path):
+    """The BOM must not stick to the first column's name; quoted numbers are numbers."""
+    (tmp_path / "raw" / "bad").mkdir(parents=True)
+    (tmp_path / "raw" / "bad" / "d.csv").write_bytes(b'\xef\xbb\xbf"a","b","label"\n"0.1257","2","1"\n"3","5","-1"\n"5","1","1"\n"7","8","-1"\n')
+    ds = prepare_dataset("bad", _entry("d.csv", "csv", {}, {}), tmp_path / "o.npz", tmp_path / "o.json", raw_dir=tmp_path / "raw")
+    assert ds.feature_names == ["a", "b"] and ds.X[0].tolist() == [0.1257, 2.0] and ds.y.tolist() == [1, -1, 1, -1]
+
+
+def test_local_file_changed_since_pinned_names_both_hashes_and_leaves_nothing(tmp_path):
+    from svmfs.data.local import resolve_local
+
+    (tmp_path / "d.csv").write_bytes(GOOD)
+    pinned = hashlib.sha256(b"the bytes the user pinned").hexdigest()
+    entry = resolve_local("mine", {"kind": "local", "path": "d.csv", "sha256": pinned, "format": "matrix",
+                                   "read": {"sep": ",", "label_column": -1}, "labels": {"positive": ["1"]}}, tmp_path, "registry_entries")  # fmt: skip
+    out = tmp_path / "out"
+    out.mkdir()
+    with pytest.raises(ChecksumError) as e:
+        prepare_dataset("mine", entry, out / "m.npz", out / "m.json")
+    msg = str(e.value)
+    assert str(tmp_path / "d.csv") in msg and pinned in msg and hashlib.sha256(GOOD).hexdigest() in msg
+    assert list(out.iterdir()) == []
+    TRIED["dataset"] += 1
 
 
 def test_counts_meet_the_issue():

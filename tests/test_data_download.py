@@ -59,7 +59,16 @@ def mirror():
 
 @pytest.mark.parametrize(
     "name,shape,counts",
-    [("colon", (62, 2000), {"-1": 22, "+1": 40}), ("leukemia", (72, 7129), {"-1": 47, "+1": 25}), ("pima", (768, 8), {"-1": 500, "+1": 268})],
+    [
+        ("colon", (62, 2000), {"-1": 22, "+1": 40}),
+        ("leukemia", (72, 7129), {"-1": 47, "+1": 25}),
+        ("pima", (768, 8), {"-1": 500, "+1": 268}),
+        # shapes and class counts verified in each ../shared/data/<name>/SOURCE.md
+        ("lung", (181, 12533), {"-1": 150, "+1": 31}),  # adenocarcinoma 150 / mesothelioma 31
+        ("sonar", (208, 60), {"-1": 97, "+1": 111}),  # R 97 / M 111
+        ("ionosphere", (351, 34), {"-1": 126, "+1": 225}),  # b 126 / g 225
+        ("musk", (476, 166), {"-1": 269, "+1": 207}),  # 0. 269 / 1. 207
+    ],
 )
 def test_download_and_prepare_through_mirror(mirror, tmp_path, name, shape, counts):
     entry = REGISTRY[name]
@@ -79,6 +88,25 @@ def test_colon_orientation_and_gene_order(mirror, tmp_path):
     # SOURCE.md: 1-based gene 377 = Hsa.36689, 493 = Hsa.37937, 1772 = Hsa.6814
     assert [ds.feature_names[i - 1] for i in (377, 493, 1772)] == ["Hsa.36689", "Hsa.37937", "Hsa.6814"]
     assert ds.X.min() == pytest.approx(5.816, abs=1e-3) and ds.X.max() == pytest.approx(20903.177, abs=1e-3)
+
+
+def test_lung_rdata_is_samples_by_genes_with_its_labels(mirror, tmp_path):
+    """SOURCE.md: x is 181 x 12533 (probe ids as column names), rows sorted by class, the first 31
+    mesothelioma; raw intensities from -3134.0 to 92377.3."""
+    fetch_dataset("lung", REGISTRY["lung"], tmp_path, mirror=mirror)
+    ds = build_dataset("lung", REGISTRY["lung"], raw_dir=tmp_path)
+    assert ds.X.shape == (181, 12533) and ds.feature_names[:3] == ["1000_at", "1001_at", "1002_f_at"]
+    assert ds.y[:31].tolist() == [1] * 31 and ds.y[31:].tolist() == [-1] * 150
+    assert ds.meta["source"]["labels"]["found"] == ["adenocarcinoma", "mesothelioma"]
+    assert ds.X.min() == pytest.approx(-3134.0) and ds.X.max() == pytest.approx(92377.3, abs=0.05)
+
+
+def test_musk_drops_the_name_columns_and_reads_the_class_column(mirror, tmp_path):
+    fetch_dataset("musk", REGISTRY["musk"], tmp_path, mirror=mirror)
+    ds = build_dataset("musk", REGISTRY["musk"], raw_dir=tmp_path)
+    first = next(ln for ln in (SHARED / "musk" / "clean1.data").read_text().splitlines() if ln.strip()).split(",")
+    assert first[:2] == ["MUSK-188", "188_1+1"] and ds.X[0].tolist() == [float(v) for v in first[2:-1]]
+    assert ds.y[0] == (1 if first[-1] == "1." else -1)
 
 
 def test_second_fetch_uses_verified_local_copy(mirror, tmp_path):

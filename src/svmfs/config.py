@@ -174,10 +174,14 @@ def campaign_datasets(config: dict) -> dict[str, dict[str, Any]]:
     return out
 
 
-def load_dataset_registry(config: dict, workdir: str | Path = ".") -> dict:
+def load_dataset_registry(config: dict, workdir: str | Path = ".", cwd: str | Path | None = None) -> dict:
+    """The built-in registry (``dataset_registry``, relative to ``workdir``, the project folder) plus the
+    campaign's ``registry`` files (relative to ``cwd``, the working directory) and ``registry_entries``."""
+    from .data.campaign_registry import merge_registries
     from .data.registry import load_registry
 
-    return load_registry(Path(workdir) / config["dataset_registry"])
+    path = Path(workdir) / config["dataset_registry"]
+    return merge_registries(load_registry(path), path, config.get("registry"), config.get("registry_entries"), cwd)
 
 
 def check_campaign(config: dict, workdir: str | Path = ".", source: str = "config") -> None:
@@ -188,15 +192,21 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
     try:
         registry = load_dataset_registry(config, workdir)
     except (OSError, ValueError) as e:
-        raise ConfigError(f"{source}: dataset_registry: {e}") from None
+        raise ConfigError(f"{source}: dataset registry: {e}") from None
 
     # datasets
     for name, dcfg in config["datasets"].items():
         src = dcfg.get("source", name)
         if src not in registry:
             errs.append(f"datasets.{name}: unknown dataset {src!r}; the registry has: {', '.join(sorted(registry))}")
-        elif dcfg.get("replicates") is not None and registry[src]["kind"] != "synthetic":
-            errs.append(f"datasets.{name}.replicates: only synthetic datasets can be replicated ({src!r} is {registry[src]['kind']})")
+        else:
+            if dcfg.get("replicates") is not None and registry[src]["kind"] != "synthetic":
+                errs.append(f"datasets.{name}.replicates: only synthetic datasets can be replicated ({src!r} is {registry[src]['kind']})")
+            if registry[src]["kind"] == "local" and dcfg.get("enabled", True):
+                errs += [
+                    f"datasets.{name}: local file {f['path']} of {src!r} (declared in {registry[src]['declared_in']}) not found"
+                    for f in registry[src]["files"] if not Path(f["path"]).is_file()
+                ]  # fmt: skip
     n_expected = sum(int(d.get("replicates") or 1) for d in config["datasets"].values() if d.get("enabled", True))
     if n_expected == 0:
         errs.append("datasets: every dataset is disabled")

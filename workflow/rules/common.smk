@@ -87,10 +87,18 @@ def all_outputs():
 
 
 def prepare_input(wildcards):
+    """A download's manifest, or a local entry's own files (read in place; editing one reruns prepare)."""
     src = _source(wildcards.dataset)
     if REGISTRY[src]["kind"] == "download":
         return [f"{RAW}/{src}/MANIFEST.json"]
+    if REGISTRY[src]["kind"] == "local":
+        return [f["path"] for f in REGISTRY[src]["files"]]
     return []
+
+
+def prepare_raw_dir(wildcards):
+    """The download folder, for a download entry (the other kinds read no downloaded file)."""
+    return RAW if REGISTRY[_source(wildcards.dataset)]["kind"] == "download" else None
 
 
 def library_file(path):

@@ -43,7 +43,7 @@ rule prepare:
         params=lambda wc: DSCFG[wc.dataset].get("params", {}),
         options=lambda wc: DSCFG[wc.dataset].get("options", {}),
         seed=lambda wc: derive_seed(config["seed"], "data", wc.dataset),
-        raw_dir=lambda wc, input: str(Path(input[0]).parent.parent) if input else None,
+        raw_dir=prepare_raw_dir,
         checks={},
     script:
         "../../scripts/prepare.py"

@@ -4,15 +4,17 @@
 maps source labels to {-1, +1}: ``positive`` lists the label values (as strings) that become +1,
 ``negative`` those that become -1 (or ``rest``); without ``negative`` the source must be two-class. Compressed files (.gz, .bz2, .Z) are decompressed transparently.
 
-Readers:
-- ``matrix``: a delimited numeric matrix (whitespace by default); ``transpose`` for features-in-rows
-  files (Alon's colon I2000); labels from a column of the matrix (``label_column``) or from a
-  separate file (``labels_file``, with ``label_transform: sign`` for Alon's signed tissue ids);
-  ``drop_columns`` (musk's name columns); ``feature_names_file`` / ``feature_names_column``.
-- ``csv``: CSV file(s) with a header, concatenated in the order given (Golub train + test); the
-  label column named by ``label_column``.
+Readers (text is read by a CSV library, :mod:`.tables`: quoting, a UTF-8 byte-order mark, CRLF):
+- ``matrix``: a numeric matrix without header (whitespace-separated unless ``sep`` is set);
+  ``transpose`` for features-in-rows files (Alon's colon I2000); labels from a column of the matrix
+  (``label_column``) or from a separate file (``labels_file``, with ``label_transform: sign`` for
+  Alon's signed tissue ids); ``drop_columns`` (musk's name columns); ``feature_names`` or
+  ``feature_names_file`` / ``feature_names_column``.
+- ``csv`` / ``tsv``: comma / tab-separated file(s) with a header (``header: false`` for none),
+  concatenated in the order given (Golub train + test); ``label_column`` a column name (or index).
 - ``svmlight``: libsvm/svmlight files (scikit-learn's reader), concatenated.
 - ``arff``: ARFF (scipy's reader), the label attribute named by ``label_column``.
+- ``npz``, ``parquet``, ``rdata`` (``.RData``/``.rds``): :mod:`.binary_formats`.
 
 Options (``options`` in the registry or the campaign): ``missing_zeros`` with
 ``missing_zero_columns`` (Pima: zeros mean "not measured" in 5 columns): ``keep`` (the papers'
@@ -30,8 +32,10 @@ from typing import Any
 
 import numpy as np
 
+from .binary_formats import MORE_READERS
 from .canonical import Dataset, DatasetError
 from .download import safe_relative, sha256_of
+from .tables import parse_table, to_floats
 
 
 def read_bytes(path: Path) -> bytes:
@@ -58,65 +62,91 @@ def read_text(path: Path) -> str:
     return text
 
 
-def _rows(path: Path, sep: str | None, skip_header: bool = False) -> list[list[str]]:
-    lines = [ln for ln in read_text(path).replace("\r", "\n").split("\n") if ln.strip()]
-    if skip_header:
-        lines = lines[1:]
-    rows = [ln.split(sep) if sep else ln.split() for ln in lines]
-    width = len(rows[0])
-    for i, r in enumerate(rows):
-        if len(r) != width:
-            raise DatasetError(f"{path}: ragged rows: row {i + 1} has {len(r)} fields, row 1 has {width}")
-    return rows
+def _table(path: Path, opt: dict, sep, header: bool):
+    return parse_table(path, read_bytes(path), sep, header, opt.get("encoding", "utf8"))
 
 
-def _floats(path: Path, rows: list[list[str]]) -> np.ndarray:
-    try:
-        return np.array(rows, dtype=np.float64)
-    except ValueError:
-        for i, r in enumerate(rows):
-            for j, v in enumerate(r):
-                try:
-                    float(v)
-                except ValueError:
-                    raise DatasetError(f"{path}: non-numeric value {v!r} at row {i + 1}, column {j + 1}") from None
-        raise
+def _column(path: Path, names: list | None, width: int, key: str, col) -> int:
+    """0-based index of column ``col`` (a header name, or an index; negative counts from the end)."""
+    if names is not None and isinstance(col, str):
+        if col not in names:
+            what = "label column" if key == "label_column" else "column"
+            raise DatasetError(f"{path}: no {what} {col!r} (read.{key}); columns: {names[:10]}")
+        return names.index(col)
+    if isinstance(col, bool) or not isinstance(col, int) or not -width <= col < width:
+        raise DatasetError(f"{path}: read.{key} = {col!r} is not a column of a {width}-column file")
+    return col % width
 
 
-def read_matrix(folder: Path, opt: dict) -> tuple[np.ndarray, np.ndarray, list[str] | None, list[str] | None]:
-    path = folder / opt["file"]
-    rows = _rows(path, opt.get("sep"), opt.get("header", False))
+def read_delimited(folder: Path, opt: dict, *, sep=",", header=False):
+    """Delimited text file(s) with or without a header, concatenated in the order given.
+
+    Labels come from ``label_column`` (a header name or an index) or from ``labels_file``;
+    ``drop_columns`` (names or indices) are left out; ``transpose`` for features-in-rows files.
+    """
+    files = opt["files"] if "files" in opt else [opt["file"]]
+    sep, header = opt.get("sep", sep), opt.get("header", header)
     label_col = opt.get("label_column")
-    labels = None
-    if label_col is not None:
-        labels = np.array([r[label_col].strip().strip('"') for r in rows])
-        rows = [r[:label_col] + r[label_col + 1 :] if label_col != -1 else r[:-1] for r in rows]
-    drop = sorted(opt.get("drop_columns", []), reverse=True)
-    for j in drop:
-        rows = [r[:j] + r[j + 1 :] for r in rows]
-    X = _floats(path, rows)
+    if label_col is None and not opt.get("labels_file"):
+        raise DatasetError(f"{folder / files[0]}: read.label_column or read.labels_file is required")
+    Xs, labels, names0 = [], [], None
+    for k, f in enumerate(files):
+        path = folder / f
+        names, cells = _table(path, opt, sep, header)
+        if k and names != names0:
+            raise DatasetError(f"{folder}: the files {files} have different columns")
+        names0, width = names, cells.shape[1]
+        label = None if label_col is None else _column(path, names, width, "label_column", label_col)
+        drop = {_column(path, names, width, "drop_columns", c) for c in opt.get("drop_columns", [])}
+        keep = [j for j in range(width) if j != label and j not in drop]
+        if label is not None:
+            labels.append(np.char.strip(np.char.strip(cells[:, label]), '"'))
+        columns = [repr(names[j]) if names is not None else str(j + 1) for j in keep]
+        Xs.append(to_floats(path, cells[:, keep], columns))
+    X = np.vstack(Xs)
+    feature_names = [names0[j] for j in keep] if names0 is not None else None
+    path = folder / files[0]
     if opt.get("transpose"):
         X = X.T
-    if labels is None:
+        feature_names = None
+    lab_path = path
+    if labels:
+        labels = np.concatenate(labels)
+    else:
         lab_path = folder / opt["labels_file"]
-        raw = [r[0] for r in _rows(lab_path, None)]
+        raw = _table(lab_path, opt, None, False)[1][:, 0]
         if opt.get("label_transform") == "sign":
-            raw = ["-1" if float(v) < 0 else "1" for v in raw]
-        labels = np.array(raw)
-        if len(labels) != X.shape[0]:
-            raise DatasetError(f"{lab_path}: {len(labels)} labels for {X.shape[0]} samples of {path}")
-    names = opt.get("feature_names")
-    if names is not None and len(names) != X.shape[1]:
+            raw = np.array(["-1" if v < 0 else "1" for v in to_floats(lab_path, raw[:, None], ["1"])[:, 0]])
+        labels = raw
+    if len(labels) != X.shape[0]:
+        raise DatasetError(f"{lab_path}: {len(labels)} labels for {X.shape[0]} samples of {path}")
+    names = opt.get("feature_names", feature_names)
+    if opt.get("feature_names") is not None and len(names) != X.shape[1]:
         raise DatasetError(f"{path}: read.feature_names lists {len(names)} names for {X.shape[1]} features")
     if opt.get("feature_names_file"):
         npath = folder / opt["feature_names_file"]
-        nrows = [ln.split(opt.get("feature_names_sep", "\t")) for ln in read_text(npath).splitlines() if ln.strip()]
-        col = opt.get("feature_names_column", 0)
-        names = [r[col].strip() for r in nrows]
+        sep = opt.get("feature_names_sep", "\t")
+        cells = parse_table(npath, read_bytes(npath), sep, False, opt.get("encoding", "utf8"), quoting=False)[1]
+        col = _column(npath, None, cells.shape[1], "feature_names_column", opt.get("feature_names_column", 0))
+        names = [str(v).strip() for v in cells[:, col]]
         if len(names) != X.shape[1]:
             raise DatasetError(f"{npath}: {len(names)} feature names for {X.shape[1]} features")
-        names = _dedupe(names)
-    return X, labels, names, None
+    return X, labels, (_dedupe(names) if opt.get("feature_names_file") else names), None
+
+
+def read_matrix(folder: Path, opt: dict):
+    """A numeric matrix without header, whitespace-separated unless ``sep`` is set."""
+    return read_delimited(folder, opt, sep=None, header=False)
+
+
+def read_csv(folder: Path, opt: dict):
+    """CSV with a header (``header: false`` for none; ``sep`` for another separator)."""
+    return read_delimited(folder, opt, sep=",", header=True)
+
+
+def read_tsv(folder: Path, opt: dict):
+    """Tab-separated text with a header (``header: false`` for none)."""
+    return read_delimited(folder, opt, sep="\t", header=True)
 
 
 def _dedupe(names: list[str]) -> list[str]:
@@ -128,46 +158,6 @@ def _dedupe(names: list[str]) -> list[str]:
         out.append(n if k == 0 else f"{n}#{k}")
         seen[n] = k + 1
     return out
-
-
-def _check_header(path: Path, raw: bytes) -> None:
-    """Refuse a repeated column name (pandas would silently rename the second 'a' to 'a.1')."""
-    import csv
-
-    header = next(csv.reader(io.StringIO(raw.decode("utf-8", errors="replace").split("\n", 1)[0])), [])
-    seen: dict[str, int] = {}
-    for j, n in enumerate(header, start=1):
-        if n in seen:
-            raise DatasetError(f"{path}: duplicated column name {n!r} in the header (columns {seen[n]} and {j})")
-        seen[n] = j
-
-
-def read_csv(folder: Path, opt: dict):
-    import pandas as pd
-
-    frames = []
-    for f in opt["files"]:
-        path = folder / f
-        raw = read_bytes(path)
-        try:
-            frames.append(pd.read_csv(io.BytesIO(raw)))
-        except (pd.errors.ParserError, pd.errors.EmptyDataError) as e:
-            raise DatasetError(f"{path}: {e}") from None
-        _check_header(path, raw)
-    cols = [list(df.columns) for df in frames]
-    if any(c != cols[0] for c in cols):
-        raise DatasetError(f"{folder}: the files {opt['files']} have different columns")
-    df = pd.concat(frames, ignore_index=True)
-    label = opt["label_column"]
-    if label not in df.columns:
-        raise DatasetError(f"{folder / opt['files'][0]}: no label column {label!r}")
-    labels = df[label].astype(str).to_numpy()
-    feats = df.drop(columns=[label])
-    bad = feats.apply(pd.to_numeric, errors="coerce").isna() & feats.notna()
-    if bad.to_numpy().any():
-        r, c = np.argwhere(bad.to_numpy())[0]
-        raise DatasetError(f"{folder / opt['files'][0]}: non-numeric value at row {r + 1}, column {feats.columns[c]!r}")
-    return feats.to_numpy(np.float64), labels, [str(c) for c in feats.columns], None
 
 
 def read_svmlight(folder: Path, opt: dict):
@@ -206,7 +196,7 @@ def read_arff(folder: Path, opt: dict):
     return X, labels, names, None
 
 
-READERS = {"matrix": read_matrix, "csv": read_csv, "svmlight": read_svmlight, "arff": read_arff}
+READERS = {"matrix": read_matrix, "csv": read_csv, "tsv": read_tsv, "svmlight": read_svmlight, "arff": read_arff, **MORE_READERS}
 
 
 def _missing_zeros(name, X, opts, meta, names) -> tuple[np.ndarray, np.ndarray]:
@@ -269,24 +259,30 @@ def _map_labels(name: str, spec: dict, labels: np.ndarray, source) -> np.ndarray
 
 def read_download(name: str, entry: dict[str, Any], folder: Path, options: dict | None = None) -> Dataset:
     """Read the downloaded files of ``entry`` from ``folder`` (the ``raw_dir``; paths as in ``files``)."""
-    fmt = entry.get("format")
-    if fmt not in READERS:
-        raise DatasetError(f"dataset {name!r}: unknown format {fmt!r}; known: {sorted(READERS)}")
     opt = entry.get("read", {})
     for key in ("file", "labels_file", "feature_names_file"):
         if key in opt:
             safe_relative(name, opt[key])
     for f in opt.get("files", []):
         safe_relative(name, f)
+    hashes = {str(f["path"]): sha256_of(folder / f["path"]) for f in entry.get("files", []) if (folder / f["path"]).exists()}
+    return read_entry(name, entry, folder, opt, hashes, "download", options)
+
+
+def read_entry(name: str, entry: dict, folder: Path, opt: dict, hashes: dict, kind: str, options: dict | None) -> Dataset:
+    """Read ``entry``'s files below ``folder`` with its format's reader, map its labels, apply options."""
+    fmt = entry.get("format")
+    if fmt not in READERS:
+        raise DatasetError(f"dataset {name!r}: unknown format {fmt!r}; known: {sorted(READERS)}")
     X, labels, names, ids = READERS[fmt](folder, opt)
     y = _map_labels(name, entry.get("labels") or {}, labels, opt.get("labels_file") or opt.get("file") or opt.get("files"))
     found = set(np.unique(labels).tolist())
     positive = {str(v) for v in entry["labels"]["positive"]}
     meta = {
         "source": {
-            "kind": "download",
+            "kind": kind,
             "format": fmt,
-            "files": {str(f["path"]): sha256_of(folder / f["path"]) for f in entry.get("files", []) if (folder / f["path"]).exists()},
+            "files": hashes,
             "labels": {"positive": sorted(positive), "found": sorted(found)},
         },
         "preprocessing": [],

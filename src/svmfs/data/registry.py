@@ -3,7 +3,10 @@
 Kinds:
 - ``embedded``: a loader of :data:`svmfs.data.embedded.LOADERS` (no network);
 - ``synthetic``: a generator of :data:`svmfs.data.synthetic.GENERATORS` with default ``params``;
-- ``download``: files fetched by URL (or a mirror), checked by sha256, read by a format reader.
+- ``download``: files fetched by URL (or a mirror), checked by sha256, read by a format reader;
+- ``local``: a file on disk with its sha256, read in place (:mod:`.local`).
+
+A campaign may add entries of its own (:mod:`.campaign_registry`).
 
 A campaign names registry entries, may override ``params`` and ``options``, and gets a
 :class:`~svmfs.data.canonical.Dataset` from :func:`build_dataset`.
@@ -18,7 +21,7 @@ import yaml
 
 from .canonical import Dataset, DatasetError
 
-KINDS = ("embedded", "synthetic", "download")
+KINDS = ("embedded", "synthetic", "download", "local")
 
 
 def load_registry(path: str | Path) -> dict[str, dict[str, Any]]:
@@ -61,10 +64,25 @@ def build_dataset(
         if raw_dir is None:
             raise DatasetError(f"dataset {name!r}: download kind needs the folder of the downloaded files")
         ds = read_download(name, entry, Path(raw_dir), options=opts)
+    elif kind == "local":
+        from .local import read_local
+
+        ds = read_local(name, entry, options=opts)
     else:  # pragma: no cover - load_registry checks
         raise DatasetError(f"dataset {name!r}: unknown kind {kind!r}")
     ds.meta.setdefault("citation", entry.get("citation", ""))
     return ds
+
+
+def check_expect(ds: Dataset, expect: dict[str, Any]) -> None:
+    """Raise :class:`DatasetError` if ``ds`` differs from the registry's ``expect`` (shape, class counts)."""
+    from .canonical import describe
+
+    got = {"n_samples": int(ds.X.shape[0]), "n_features": int(ds.X.shape[1]), "class_counts": ds.class_counts}
+    want = {k: ({str(c): int(n) for c, n in v.items()} if k == "class_counts" else int(v)) for k, v in expect.items() if k in got}
+    wrong = [f"expect.{k} = {v}, got {got[k]}" for k, v in want.items() if v != got[k]]
+    if wrong:
+        raise DatasetError(f"{describe(ds)}: the registry entry's expect does not hold: {'; '.join(wrong)}")
 
 
 def prepare_dataset(
@@ -87,7 +105,10 @@ def prepare_dataset(
     """
     from .canonical import check_dataset, save_dataset
 
-    ds = check_dataset(build_dataset(name, entry, params, seed, raw_dir=raw_dir, options=options), **(checks or {}))
+    ds = build_dataset(name, entry, params, seed, raw_dir=raw_dir, options=options)
+    if not params and not options:  # the campaign changes nothing: the registry's expect must hold
+        check_expect(ds, entry.get("expect") or {})
+    ds = check_dataset(ds, **(checks or {}))
     if log is not None:
         for w in ds.meta.get("warnings", []):
             log.warning("dataset %s: %s", name, w)
