@@ -115,22 +115,19 @@ class SVMRFE(BaseSelector):
             raise ValueError(f"solver must be 'auto', 'kernel', 'warm' or 'liblinear', got {self.solver!r}")
         weights = routes[solver](X, y, self.C, self.max_iter)
         p = X.shape[1]
-        active = np.arange(p)
         ranking = np.zeros(p, dtype=np.int64)
         next_rank = p
         iters = 0
-        self.weights_ = weights(active).copy()  # validates the parameters: later fits skip it
+        self.weights_ = weights().copy()  # validates the parameters: later fits skip it
         with config_context(assume_finite=True, skip_parameter_validation=True):
             for n_remove in rfe_schedule(p, self.step, self.switch_at):
-                w = weights(active) if iters else self.weights_
-                order = np.lexsort((-active, np.abs(w)))  # smallest |w| first; ties: higher index first
-                removed = order[:n_remove]
-                ranking[active[removed]] = next_rank - np.arange(n_remove)
+                idx = weights.idx[: weights.m]  # original index of each active feature, in w's order
+                removed = _smallest(self.weights_, idx, n_remove) if not iters else weights.select(n_remove)
+                ranking[idx[removed]] = next_rank - np.arange(n_remove)
                 next_rank -= n_remove
-                weights.remove(active[removed])
-                active = np.delete(active, removed)
+                weights.remove(removed)
                 iters += 1
-        ranking[active] = 1
+        ranking[weights.idx[: weights.m]] = 1
         if solver == "kernel":
             fits = weights.fits
             self.diagnostics_["message"] = f"{fits['libsvm']} direct libsvm fits, {fits['SVC']} SVC fits"
@@ -145,34 +142,99 @@ class SVMRFE(BaseSelector):
         self.support_ = support_from_ranking(ranking, self.n_features_to_select)
 
 
+def _smallest(w, idx, n_remove):
+    """Positions of the ``n_remove`` smallest |w|, smallest first; exact ties: higher original index first."""
+    a = np.abs(w)
+    if n_remove == 1:
+        j = int(np.argmin(a))
+        ties = np.flatnonzero(a == a[j])
+        return ties[[int(np.argmax(idx[ties]))]] if ties.size > 1 else np.array([j])
+    return np.lexsort((-idx, a))[:n_remove]
+
+
 class _LiblinearWeights:
-    """w on the active features from LinearSVC (hinge loss, L2), refitted on the active columns."""
+    """w on the active features from LinearSVC (hinge loss, L2), refitted on the active columns.
+
+    Route protocol (shared by all routes): ``idx[:m]`` holds the original indices of the ``m`` active
+    features in the order of the weights that ``__call__()`` returns; ``remove(positions)`` drops the
+    features at these positions of that order. Here the active columns stay in their original order.
+    """
 
     def __init__(self, X, y, C, max_iter):
         self.X, self.y, self.svm = X, y, LinearSVC(C=C, loss="hinge", dual=True, max_iter=max_iter, random_state=0)
+        self.idx, self.m = np.arange(X.shape[1]), X.shape[1]
 
-    def __call__(self, active):
-        return self.svm.fit(self.X[:, active], self.y).coef_.ravel()
+    def __call__(self):
+        return self.svm.fit(self.X[:, self.idx], self.y).coef_.ravel()
 
-    def remove(self, features):
-        pass
+    def select(self, n_remove):
+        """Positions of the features to remove now (refit, then the smallest |w|)."""
+        return _smallest(self(), self.idx, n_remove)
+
+    def remove(self, positions):
+        self.idx = np.delete(self.idx, positions)
+        self.m = self.idx.size
 
 
 class _KernelWeights:
-    """w on the active features from the SVM dual on a downdated linear kernel (see module doc)."""
+    """w on the active features from the SVM dual on a downdated linear kernel (see module doc).
+
+    The active columns are kept as the first ``m`` rows of a feature-major copy ``XT`` (p x n), so
+    w = XT[:m] @ (alpha * y) is one matrix-vector product and a removal moves the last active row
+    into the freed slot (O(n), ``idx`` follows); the order of ``idx`` is therefore not sorted.
+    """
 
     def __init__(self, X, y, C, max_iter=None):
         self.X, self.y, self.C = X, y, C
+        self.XT = np.array(X.T, dtype=np.float64, order="C")
+        self.idx, self.m = np.arange(X.shape[1]), X.shape[1]
         self.K = X @ X.T
         self.n_at_recompute = X.shape[1]
-        self.active = np.ones(X.shape[1], dtype=bool)
+        self.coef = np.zeros(X.shape[0])  # alpha_i y_i on all samples (0 off the support)
+        self.norms = np.sqrt(np.einsum("ij,ij->i", self.XT, self.XT))  # ||x_j||, in the order of XT
+        self.w_ref, self.coef_ref = np.zeros(X.shape[1]), None  # the last full w = XT[:m] @ coef_ref
+        self.n_full = self.n_pruned = 0
         self.direct = _libsvm is not None
         self.y01 = (y > 0).astype(np.float64)  # SVC's label encoding: index into classes_ = [-1, 1]
         self.fits = {"libsvm": 0, "SVC": 0}
 
-    def __call__(self, active):
+    def __call__(self):
         support, dual_coef = self._dual()
-        return (dual_coef @ self.X[support][:, active]).ravel()
+        self.coef[:] = 0.0
+        self.coef[support] = dual_coef.ravel()
+        w = self.XT[: self.m] @ self.coef
+        self.w_ref[: self.m], self.coef_ref = w, self.coef.copy()
+        self.n_full += 1
+        return w
+
+    def select(self, n_remove):
+        """Positions of the features to remove now: solve the dual, then the smallest |w|.
+
+        One at a time, w is not recomputed for every active feature: with w_ref = X_A' c_ref from
+        the last full product and the new c = alpha * y, |w_j - w_ref_j| <= ||x_j|| ||c - c_ref||
+        (Cauchy-Schwarz), so only the features whose lower bound |w_ref_j| - ||x_j|| ||c - c_ref||
+        is at most |w_j0| (j0: the smallest lower bound) can hold the minimum, or tie with it;
+        their w is computed exactly and the rule of ``_smallest`` applied to them. The bound carries
+        a rounding margin (1e-12 (||c|| + ||c_ref||), against n eps ~ 1e-14 of a length-n dot
+        product). When more than m/8 features remain candidates, w is recomputed in full.
+        """
+        if n_remove > 1 or self.coef_ref is None:
+            return _smallest(self(), self.idx[: self.m], n_remove)
+        support, dual_coef = self._dual()
+        c, m = self.coef, self.m
+        c[:] = 0.0
+        c[support] = dual_coef.ravel()
+        dist = np.linalg.norm(c - self.coef_ref) + 1e-12 * (np.linalg.norm(c) + np.linalg.norm(self.coef_ref))
+        lower = np.abs(self.w_ref[:m]) - dist * self.norms[:m]
+        j0 = int(np.argmin(lower))
+        cand = np.flatnonzero(lower <= abs(self.XT[j0] @ c))
+        if cand.size > m // 8:
+            w = self.XT[:m] @ c
+            self.w_ref[:m], self.coef_ref = w, c.copy()
+            self.n_full += 1
+            return _smallest(w, self.idx[:m], 1)
+        self.n_pruned += 1
+        return cand[_smallest(self.XT[cand] @ c, self.idx[cand], 1)]
 
     def _dual(self):
         """Support indices and alpha_i y_i of the C-SVC on the precomputed kernel self.K."""
@@ -192,15 +254,24 @@ class _KernelWeights:
         self.fits["SVC"] += 1
         return svc.support_, svc.dual_coef_
 
-    def remove(self, features):
-        self.active[features] = False
-        n_active = int(self.active.sum())
-        if 2 * n_active <= self.n_at_recompute:
-            Xa = self.X[:, self.active]
-            self.K = Xa @ Xa.T
-            self.n_at_recompute = n_active
+    def remove(self, positions):
+        m, XT, idx = self.m, self.XT, self.idx
+        Xr = XT[positions].T  # n x r, in removal order
+        self.m = m_new = m - len(positions)
+        if len(positions) == 1:  # move the last active row into the freed slot
+            j = int(positions[0])
+            for a in (XT, idx, self.norms, self.w_ref):
+                a[j] = a[m - 1]
         else:
-            Xr = self.X[:, features]
+            keep = np.ones(m, dtype=bool)
+            keep[positions] = False
+            for a in (XT, idx, self.norms, self.w_ref):
+                a[:m_new] = a[:m][keep]
+        if 2 * m_new <= self.n_at_recompute:  # recompute: the active columns in their original order
+            Xa = self.X[:, np.sort(idx[:m_new])]
+            self.K = Xa @ Xa.T
+            self.n_at_recompute = m_new
+        else:
             self.K -= Xr @ Xr.T
 
 
