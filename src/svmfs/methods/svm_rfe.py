@@ -110,9 +110,11 @@ class SVMRFE(BaseSelector):
 
     def _fit(self, X, y):
         solver = self.solver if self.solver != "auto" else ("kernel" if X.shape[0] <= 5000 else "liblinear")
-        routes = {"kernel": _KernelWeights, "warm": _WarmKernelWeights, "liblinear": _LiblinearWeights}
+        routes = {"kernel": _KernelWeights, "active_set": _ActiveSetWeights, "warm": _WarmKernelWeights,
+                  "liblinear": _LiblinearWeights}  # fmt: skip
         if solver not in routes:
-            raise ValueError(f"solver must be 'auto', 'kernel', 'warm' or 'liblinear', got {self.solver!r}")
+            raise ValueError(
+                f"solver must be 'auto', 'kernel', 'active_set', 'warm' or 'liblinear', got {self.solver!r}")
         weights = routes[solver](X, y, self.C, self.max_iter)
         p = X.shape[1]
         ranking = np.zeros(p, dtype=np.int64)
@@ -131,6 +133,13 @@ class SVMRFE(BaseSelector):
         if solver == "kernel":
             fits = weights.fits
             self.diagnostics_["message"] = f"{fits['libsvm']} direct libsvm fits, {fits['SVC']} SVC fits"
+        elif solver == "active_set":
+            n = weights.counts
+            self.kkt_violation_ = weights.max_violation
+            self.diagnostics_["message"] = (
+                f"{n['update']} rank-one updates, {n['refactor']} refactorizations, {n['set_change']} active-set "
+                f"changes, {n['fallback']} fallback solves "
+                f"(libsvm tol {weights.tol:g}); max KKT violation {weights.max_violation:.1e}")
         elif solver == "warm":
             self.smo_iter_ = np.array(weights.smo_iter)
             self.diagnostics_["message"] = f"{len(weights.smo_iter)} SMO solves, {int(self.smo_iter_.sum())} iterations"
@@ -197,6 +206,7 @@ class _KernelWeights:
         self.direct = _libsvm is not None
         self.y01 = (y > 0).astype(np.float64)  # SVC's label encoding: index into classes_ = [-1, 1]
         self.fits = {"libsvm": 0, "SVC": 0}
+        self.tol = 1e-3  # libsvm's stopping tolerance, SVC's default
 
     def __call__(self):
         support, dual_coef = self._dual()
@@ -224,7 +234,8 @@ class _KernelWeights:
         c, m = self.coef, self.m
         c[:] = 0.0
         c[support] = dual_coef.ravel()
-        dist = np.linalg.norm(c - self.coef_ref) + 1e-12 * (np.linalg.norm(c) + np.linalg.norm(self.coef_ref))
+        d, c_ref = c - self.coef_ref, self.coef_ref
+        dist = math.sqrt(d @ d) + 1e-12 * (math.sqrt(c @ c) + math.sqrt(c_ref @ c_ref))
         lower = np.abs(self.w_ref[:m]) - dist * self.norms[:m]
         j0 = int(np.argmin(lower))
         cand = np.flatnonzero(lower <= abs(self.XT[j0] @ c))
@@ -243,14 +254,14 @@ class _KernelWeights:
                 _libsvm.set_verbosity_wrap(0)
                 support, _, _, dual_coef, *_ = _libsvm.fit(
                     self.K, self.y01, svm_type=0, kernel="precomputed", degree=3, gamma=0.0, coef0=0.0,
-                    tol=1e-3, C=float(self.C), nu=0.0, epsilon=0.0, class_weight=np.ones(2),
+                    tol=self.tol, C=float(self.C), nu=0.0, epsilon=0.0, class_weight=np.ones(2),
                     sample_weight=np.empty(0), shrinking=1, probability=0, cache_size=200.0, max_iter=-1,
                     random_seed=0)  # fmt: skip
                 self.fits["libsvm"] += 1
                 return support, -dual_coef  # SVC negates dual_coef_ for two classes
             except (TypeError, ValueError, AttributeError):  # the private API changed: public route
                 self.direct = False
-        svc = SVC(kernel="precomputed", C=self.C).fit(self.K, self.y)
+        svc = SVC(kernel="precomputed", C=self.C, tol=self.tol).fit(self.K, self.y)
         self.fits["SVC"] += 1
         return svc.support_, svc.dual_coef_
 
@@ -292,3 +303,159 @@ class _WarmKernelWeights(_KernelWeights):
         self.unconverged += not converged
         support = np.flatnonzero(self.alpha > 0)
         return support, (self.alpha * self.y)[support][None, :]
+
+
+class _ActiveSetWeights(_KernelWeights):
+    """The kernel route solved exactly by an active-set update (``solver="active_set"``, see module doc).
+
+    With the free set F (0 < a_i < C) and the bound sets U (a_i = C) and L (a_i = 0) fixed, the dual's
+    KKT conditions are the linear system [Q_FF y_F; y_F' 0] [a_F; b] = [1 - C Q_FU 1; -C y_U' 1]
+    (Q = (y y') * K; b the intercept). Removing feature j changes K by -x_j x_j', so the system matrix
+    changes by -u u', u = [y_F * x_jF; 0], and its inverse follows by Sherman-Morrison in O(|F|^2).
+    The new solution is accepted when it satisfies all KKT conditions up to ``kkt_tol``: 0 < a_F < C,
+    |y_i f(x_i) - 1| <= kkt_tol on F, y_i f(x_i) >= 1 - kkt_tol on L, <= 1 + kkt_tol on U. Otherwise
+    the inverse is rebuilt once (rounding drift), and if that fails too (the active set changed) a
+    fallback solves the dual from scratch with libsvm at tol 1e-12, reads F, U, L off its alpha and
+    solves the system exactly; if that solution fails the check as well, libsvm's alpha is kept and
+    the next step falls back again.
+    """
+
+    def __init__(self, X, y, C, max_iter=None, kkt_tol=1e-8):
+        super().__init__(X, y, C)
+        self.tol, self.kkt_tol = 1e-12, kkt_tol
+        self.ys = np.where(y > 0, 1.0, -1.0)
+        self.alpha = self.free = self.upper = self.Minv = None
+        self.pending, self.recomputed = [], False  # removed columns since the last solve
+        self.counts = {"update": 0, "refactor": 0, "set_change": 0, "fallback": 0}
+        self.max_violation = 0.0
+
+    def remove(self, positions):
+        self.pending.append(self.XT[positions].T.copy())
+        n_at = self.n_at_recompute
+        super().remove(positions)
+        self.recomputed |= self.n_at_recompute != n_at
+
+    def _dual(self):
+        Minv, pending, F, U = self.Minv, self.pending, self.free, self.upper
+        if Minv is not None and (self.recomputed or len(pending) != 1 or pending[0].shape[1] != 1):
+            Minv = None  # a batch removal or a recomputed kernel: rebuild the inverse
+        elif Minv is not None:
+            u = np.zeros(F.size + 1)
+            u[:-1] = self.ys[F] * pending[0][F, 0]
+            Mu = Minv @ u
+            den = 1.0 - u @ Mu
+            Minv = Minv + np.outer(Mu, Mu / den) if abs(den) > 1e-10 else None
+        self.pending, self.recomputed = [], False
+        if F is None:
+            self._fallback()
+        else:
+            updated = Minv is not None
+            if not updated:
+                Minv = self._factor(F)
+            trial = self._solve(Minv, F, U)
+            if trial is not None and self._optimal(*trial, F, U):
+                self._accept(*trial, F, U, Minv)
+                self.counts["update" if updated else "refactor"] += 1
+            elif not self._active_set_steps(trial, F, U):
+                self._fallback()
+        support = np.flatnonzero(self.alpha > 0)
+        return support, (self.alpha * self.ys)[support][None, :]
+
+    def _active_set_steps(self, trial, F, U, max_steps=10):
+        """Primal-dual active-set iterations (Hintermueller, Ito & Kunisch 2002) from the sets F, U.
+
+        Free alphas that left (0, C) go to the bound they crossed, bound alphas whose margin
+        condition fails become free; the system is refactored and solved again, until a solution
+        passes the KKT check (then it is the optimum: the problem is convex) or ``max_steps``.
+        """
+        n = self.ys.size
+        for _ in range(max_steps):
+            if trial is None:
+                return False
+            alpha, g = trial
+            state = np.zeros(n, dtype=np.int8)  # 0: L, 1: F, 2: U
+            state[F], state[U] = 1, 2
+            new = state.copy()
+            aF = alpha[F]
+            new[F[aF <= 0.0]] = 0
+            new[F[aF >= self.C]] = 2
+            tol = self.kkt_tol
+            new[(state == 0) & (g < -tol)] = 1
+            new[(state == 2) & (g > tol)] = 1
+            changed = not np.array_equal(new, state)
+            F, U = np.flatnonzero(new == 1), np.flatnonzero(new == 2)
+            Minv = self._factor(F)
+            trial = self._solve(Minv, F, U)
+            if trial is not None and self._optimal(*trial, F, U):
+                self._accept(*trial, F, U, Minv)
+                self.counts["set_change" if changed else "refactor"] += 1
+                return True
+        return False
+
+    def _factor(self, F):
+        ys = self.ys
+        M = np.zeros((F.size + 1, F.size + 1))
+        M[:-1, :-1] = (ys[F, None] * ys[None, F]) * self.K[np.ix_(F, F)]
+        M[:-1, -1] = M[-1, :-1] = ys[F]
+        try:
+            return np.linalg.inv(M)
+        except np.linalg.LinAlgError:
+            return None
+
+    def _solve(self, Minv, F, U):
+        """alpha of the KKT system of the sets F, U through ``Minv``, and g_i = y_i f(x_i) - 1."""
+        if Minv is None:
+            return None
+        ys, C, K = self.ys, self.C, self.K
+        rhs = np.ones(F.size + 1)
+        rhs[-1] = 0.0
+        alpha = np.zeros(ys.size)
+        if U.size:
+            cu = C * ys[U]
+            rhs[:-1] -= ys[F] * (K[np.ix_(F, U)] @ cu)
+            rhs[-1] = -cu.sum()
+            alpha[U] = C
+        z = Minv @ rhs
+        alpha[F] = z[:-1]
+        return alpha, ys * (K @ (alpha * ys) + z[-1]) - 1.0
+
+    def _optimal(self, alpha, g, F, U):
+        aF, tol = alpha[F], self.kkt_tol
+        if aF.size and (aF.min() <= 0.0 or aF.max() >= self.C or np.abs(g[F]).max() > tol):
+            return False
+        if U.size and g[U].max() > tol:
+            return False
+        low = np.ones(alpha.size, dtype=bool)
+        low[F] = low[U] = False
+        return not low.any() or g[low].min() >= -tol
+
+    def _accept(self, alpha, g, F, U, Minv):
+        self.alpha, self.free, self.upper, self.Minv = alpha, F, U, Minv
+        self.max_violation = max(self.max_violation, _max_violation(self.K, self.ys, self.C, alpha, g))
+
+    def _fallback(self):
+        self.counts["fallback"] += 1
+        support, dual_coef = super()._dual()  # libsvm from scratch at self.tol = 1e-12
+        alpha = np.zeros(self.ys.size)
+        alpha[support] = np.abs(dual_coef.ravel())
+        eps = 1e-9 * self.C
+        F = np.flatnonzero((alpha > eps) & (alpha < self.C - eps))
+        U = np.flatnonzero(alpha >= self.C - eps)
+        Minv = self._factor(F)
+        trial = self._solve(Minv, F, U)
+        if trial is not None and self._optimal(*trial, F, U):
+            self._accept(*trial, F, U, Minv)
+        else:  # keep libsvm's alpha; the next step falls back too
+            self._accept(alpha, None, None, None, None)
+
+
+def _max_violation(K, ys, C, alpha, g=None):
+    """libsvm's optimality measure m(a) - M(a) (Fan, Chen & Lin 2005) of the dual solution ``alpha``.
+
+    m - M = max_{I_up} -y_t G_t - min_{I_low} -y_t G_t with G = Q a - 1; given g = y * (K (a y) + b) - 1
+    (any b), -y G = b - y g, and b cancels.
+    """
+    minus_yg = -ys * (ys * (K @ (alpha * ys)) - 1.0) if g is None else -ys * g
+    up = np.where(ys > 0, alpha < C, alpha > 0)
+    low = np.where(ys > 0, alpha > 0, alpha < C)
+    return max(float(minus_yg[up].max(initial=-np.inf) - minus_yg[low].min(initial=np.inf)), 0.0)
