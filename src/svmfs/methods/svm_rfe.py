@@ -2,16 +2,16 @@
 
 Guyon et al. (2002) as stated in the MIT 9.520 project, section 2.2: train a linear SVM (hinge loss,
 L2 penalty), remove the feature(s) with the smallest |w_j| (for a linear SVM the zero- and
-first-order criteria coincide, r_min = argmin_i |w_i|), repeat. Schedule of section 2.2 ("start by
-removing a bunch of features at every iteration, and then only one when the reduced dataset is of
-size of hundreds"): while more than ``switch_at`` features remain, remove ``ceil(step * remaining)``
-of them (never dropping below ``switch_at``), then one at a time.
+first-order criteria coincide, r_min = argmin_i |w_i|, section 2.4), repeat. Schedule of section
+2.5 ("start by removing a bunch of features at every iteration, and then only one when the reduced
+dataset is of size of hundreds"): while more than ``switch_at`` features remain, remove
+``ceil(step * remaining)`` of them (never dropping below ``switch_at``), then one at a time.
 
 Choice: elimination always runs down to one feature so that ``ranking_`` is a full permutation and
 the tuner can score every ``n_features_to_select`` of its grid from one fit; the selection for a
 size k <= ``switch_at`` is identical to stopping at k.
 
-Speed (MIT section 2.2: "reuse part of the calculations ... the current solution can serve as a warm
+Speed (MIT section 2.5: "reuse part of the calculations ... the current solution can serve as a warm
 start"): with ``solver="kernel"`` (the default when n_samples <= 5000) each step solves the SVM dual
 on the linear kernel K = X_A X_A^T of the active features A, and removing features R downdates it,
 K <- K - X_R X_R^T, instead of touching all remaining columns again; w_A = sum_i alpha_i y_i x_iA.
@@ -28,6 +28,32 @@ it is missing or its call fails, the route falls back to SVC.fit for the rest of
 result, slower (tests/test_methods_core.py checks that the direct call is in use and agrees). The
 fits after the first (which validates the parameters) run under scikit-learn's public
 ``config_context(assume_finite=True, skip_parameter_validation=True)``.
+
+w at each step (issue 20 goal 1; kernel-based routes): the active columns are kept as the first m rows
+of a feature-major copy of X, so w = X_A' (alpha * y) is one matrix-vector product, and a removal
+moves the last active row into the freed slot. One at a time, w is not even recomputed for every
+feature: a Cauchy-Schwarz bound |w_j - w_ref_j| <= ||x_j|| ||c - c_ref|| against the last full
+product w_ref = X_A' c_ref leaves few candidates for the minimum (``_KernelWeights.select``); on
+leukemia the dual changes little per removal, so most steps compute w for a few dozen features.
+Same libsvm calls, so the same ranking as before (leukemia 72 x 1000 and 72 x 7129, one at a time
+and MIT schedule, identical to scikit-learn's; benchmarks/RESULTS.md, "Issue 20 goal 1"). Tie rule:
+|w_j| within 1e-12 ||alpha * y|| max_j ||x_j|| of the minimum tie (identical columns: BLAS can round
+their two products differently), and the tied feature with the higher original index leaves first.
+
+Exact route (opt-in ``solver="active_set"``): the dual solved to machine precision along the path,
+by the active-set update of section 2.5's warm start. With the free set F (0 < a_i < C) and the
+bound sets fixed, the KKT conditions are a linear system in (a_F, b) whose matrix changes by a
+rank-one downdate when feature j leaves (K <- K - x_j x_j'): its inverse is updated by
+Sherman-Morrison in O(|F|^2) and the new solution accepted if it passes the full KKT check (free
+alphas in (0, C), margins of all others on their side, to 1e-8). When the sets change, primal-dual
+active-set steps (at most 10, each a refactorization) find the new ones; if they fail, libsvm solves
+from scratch at tol 1e-12 (the fallback). Diagnostics count each kind of step; ``kkt_violation_`` is
+the largest m(a) - M(a) over the path. This ranking is the exact one, i.e. scikit-learn's
+RFE(SVC(kernel="linear", tol=1e-12)); it is NOT scikit-learn's default (tol = 1e-3) ranking on
+leukemia, which libsvm's tolerance decides: the smallest |w_j| are ~1e-6 apart while two tol = 1e-3
+solutions differ by ~1e-5 in w, so from the second removal on the two paths differ (leukemia
+72 x 1000: 561 of 1000 ranks differ between libsvm at tol 1e-3 and 1e-12). "kernel" therefore stays
+the default; "active_set" is for the exact elimination path, where it is the faster route.
 
 Warm starts (opt-in ``solver="warm"``): libsvm has no warm start of alpha, so this route solves the
 same dual (min 1/2 a'Qa - e'a, Q = (y y') * K, 0 <= a <= C, y'a = 0) with our own SMO in numpy
@@ -92,8 +118,11 @@ class SVMRFE(BaseSelector):
         From this many remaining features on, one feature is removed per iteration.
     max_iter : int
         Iteration limit of each liblinear or SMO solve.
-    solver : {"auto", "kernel", "warm", "liblinear"}
-        "kernel": libsvm dual on the incrementally downdated linear kernel (unpenalised intercept);
+    solver : {"auto", "kernel", "active_set", "warm", "liblinear"}
+        "kernel": libsvm dual on the incrementally downdated linear kernel (unpenalised intercept),
+        scikit-learn's RFE(SVC(kernel="linear")) ranking; "active_set": the same dual solved exactly
+        by rank-one updates of its KKT system (MIT section 2.5's warm start; module doc), the ranking
+        of an exact solver (SVC at tol 1e-12);
         "warm": the same dual by our SMO, warm-started from the previous step's alpha;
         "liblinear": LinearSVC; "auto": "kernel" when n_samples <= 5000.
     """
@@ -124,18 +153,24 @@ class SVMRFE(BaseSelector):
         with config_context(assume_finite=True, skip_parameter_validation=True):
             for n_remove in rfe_schedule(p, self.step, self.switch_at):
                 idx = weights.idx[: weights.m]  # original index of each active feature, in w's order
-                removed = _smallest(self.weights_, idx, n_remove) if not iters else weights.select(n_remove)
+                if iters:
+                    removed = weights.select(n_remove)
+                else:
+                    removed = _smallest(self.weights_, idx, n_remove, weights.tie())
                 ranking[idx[removed]] = next_rank - np.arange(n_remove)
                 next_rank -= n_remove
                 weights.remove(removed)
                 iters += 1
         ranking[weights.idx[: weights.m]] = 1
+        if solver != "liblinear":
+            self.w_products_ = {"full": weights.n_full, "pruned": weights.n_pruned}
         if solver == "kernel":
             fits = weights.fits
             self.diagnostics_["message"] = f"{fits['libsvm']} direct libsvm fits, {fits['SVC']} SVC fits"
         elif solver == "active_set":
             n = weights.counts
             self.kkt_violation_ = weights.max_violation
+            self.dual_alpha_ = weights.alpha  # the last solve's dual, on the 2 features left before the last removal
             self.diagnostics_["message"] = (
                 f"{n['update']} rank-one updates, {n['refactor']} refactorizations, {n['set_change']} active-set "
                 f"changes, {n['fallback']} fallback solves "
@@ -151,12 +186,17 @@ class SVMRFE(BaseSelector):
         self.support_ = support_from_ranking(ranking, self.n_features_to_select)
 
 
-def _smallest(w, idx, n_remove):
-    """Positions of the ``n_remove`` smallest |w|, smallest first; exact ties: higher original index first."""
+def _smallest(w, idx, n_remove, tie=0.0):
+    """Positions of the ``n_remove`` smallest |w|, smallest first; ties: higher original index first.
+
+    One at a time, |w_j| <= min |w| + ``tie`` counts as a tie (the kernel routes pass a bound on the
+    rounding of w_j, so that identical columns tie although BLAS may round their products differently);
+    several at a time, the order is by the computed |w| and exact ties only.
+    """
     a = np.abs(w)
     if n_remove == 1:
         j = int(np.argmin(a))
-        ties = np.flatnonzero(a == a[j])
+        ties = np.flatnonzero(a <= a[j] + tie)
         return ties[[int(np.argmax(idx[ties]))]] if ties.size > 1 else np.array([j])
     return np.lexsort((-idx, a))[:n_remove]
 
@@ -180,6 +220,9 @@ class _LiblinearWeights:
         """Positions of the features to remove now (refit, then the smallest |w|)."""
         return _smallest(self(), self.idx, n_remove)
 
+    def tie(self):
+        return 0.0
+
     def remove(self, positions):
         self.idx = np.delete(self.idx, positions)
         self.m = self.idx.size
@@ -193,6 +236,8 @@ class _KernelWeights:
     into the freed slot (O(n), ``idx`` follows); the order of ``idx`` is therefore not sorted.
     """
 
+    prune = True  # False: w in full at every step (tests)
+
     def __init__(self, X, y, C, max_iter=None):
         self.X, self.y, self.C = X, y, C
         self.XT = np.array(X.T, dtype=np.float64, order="C")
@@ -201,6 +246,7 @@ class _KernelWeights:
         self.n_at_recompute = X.shape[1]
         self.coef = np.zeros(X.shape[0])  # alpha_i y_i on all samples (0 off the support)
         self.norms = np.sqrt(np.einsum("ij,ij->i", self.XT, self.XT))  # ||x_j||, in the order of XT
+        self.norm_max = float(self.norms.max(initial=0.0))
         self.w_ref, self.coef_ref = np.zeros(X.shape[1]), None  # the last full w = XT[:m] @ coef_ref
         self.n_full = self.n_pruned = 0
         self.direct = _libsvm is not None
@@ -217,6 +263,11 @@ class _KernelWeights:
         self.n_full += 1
         return w
 
+    def tie(self, c=None):
+        """Tie margin of |w_j|: 1e-12 ||c|| max_j ||x_j||, ~100x a bound of the rounding of x_j' c."""
+        c = self.coef if c is None else c
+        return 1e-12 * math.sqrt(c @ c) * self.norm_max
+
     def select(self, n_remove):
         """Positions of the features to remove now: solve the dual, then the smallest |w|.
 
@@ -224,12 +275,13 @@ class _KernelWeights:
         the last full product and the new c = alpha * y, |w_j - w_ref_j| <= ||x_j|| ||c - c_ref||
         (Cauchy-Schwarz), so only the features whose lower bound |w_ref_j| - ||x_j|| ||c - c_ref||
         is at most |w_j0| (j0: the smallest lower bound) can hold the minimum, or tie with it;
-        their w is computed exactly and the rule of ``_smallest`` applied to them. The bound carries
+        their w is computed exactly and the rule of ``_smallest`` applied to them (ties within
+        ``tie()``: the candidates include every j with lower bound <= |w_j0| + tie). The bound carries
         a rounding margin (1e-12 (||c|| + ||c_ref||), against n eps ~ 1e-14 of a length-n dot
         product). When more than m/8 features remain candidates, w is recomputed in full.
         """
         if n_remove > 1 or self.coef_ref is None:
-            return _smallest(self(), self.idx[: self.m], n_remove)
+            return _smallest(self(), self.idx[: self.m], n_remove, self.tie())
         support, dual_coef = self._dual()
         c, m = self.coef, self.m
         c[:] = 0.0
@@ -237,15 +289,16 @@ class _KernelWeights:
         d, c_ref = c - self.coef_ref, self.coef_ref
         dist = math.sqrt(d @ d) + 1e-12 * (math.sqrt(c @ c) + math.sqrt(c_ref @ c_ref))
         lower = np.abs(self.w_ref[:m]) - dist * self.norms[:m]
+        tie = self.tie(c)
         j0 = int(np.argmin(lower))
-        cand = np.flatnonzero(lower <= abs(self.XT[j0] @ c))
-        if cand.size > m // 8:
+        cand = np.flatnonzero(lower <= abs(self.XT[j0] @ c) + tie)
+        if cand.size > m // 8 or not self.prune:
             w = self.XT[:m] @ c
             self.w_ref[:m], self.coef_ref = w, c.copy()
             self.n_full += 1
-            return _smallest(w, self.idx[:m], 1)
+            return _smallest(w, self.idx[:m], 1, tie)
         self.n_pruned += 1
-        return cand[_smallest(self.XT[cand] @ c, self.idx[cand], 1)]
+        return cand[_smallest(self.XT[cand] @ c, self.idx[cand], 1, tie)]
 
     def _dual(self):
         """Support indices and alpha_i y_i of the C-SVC on the precomputed kernel self.K."""
