@@ -247,7 +247,7 @@ class _KernelWeights:
         self.coef = np.zeros(X.shape[0])  # alpha_i y_i on all samples (0 off the support)
         self.norms = np.sqrt(np.einsum("ij,ij->i", self.XT, self.XT))  # ||x_j||, in the order of XT
         self.norm_max = float(self.norms.max(initial=0.0))
-        self.w_ref, self.coef_ref = np.zeros(X.shape[1]), None  # the last full w = XT[:m] @ coef_ref
+        self.abs_ref, self.coef_ref, self.ref_norm = np.zeros(X.shape[1]), None, 0.0  # |w| = |XT[:m] @ coef_ref|
         self.n_full = self.n_pruned = 0
         self.direct = _libsvm is not None
         self.y01 = (y > 0).astype(np.float64)  # SVC's label encoding: index into classes_ = [-1, 1]
@@ -259,9 +259,14 @@ class _KernelWeights:
         self.coef[:] = 0.0
         self.coef[support] = dual_coef.ravel()
         w = self.XT[: self.m] @ self.coef
-        self.w_ref[: self.m], self.coef_ref = w, self.coef.copy()
+        self._reference(w, self.coef)
         self.n_full += 1
         return w
+
+    def _reference(self, w, c):
+        np.abs(w, out=self.abs_ref[: w.size])
+        self.coef_ref = c.copy()
+        self.ref_norm = math.sqrt(c @ c)
 
     def tie(self, c=None):
         """Tie margin of |w_j|: 1e-12 ||c|| max_j ||x_j||, ~100x a bound of the rounding of x_j' c."""
@@ -286,15 +291,16 @@ class _KernelWeights:
         c, m = self.coef, self.m
         c[:] = 0.0
         c[support] = dual_coef.ravel()
-        d, c_ref = c - self.coef_ref, self.coef_ref
-        dist = math.sqrt(d @ d) + 1e-12 * (math.sqrt(c @ c) + math.sqrt(c_ref @ c_ref))
-        lower = np.abs(self.w_ref[:m]) - dist * self.norms[:m]
-        tie = self.tie(c)
+        d = c - self.coef_ref
+        c_norm = math.sqrt(c @ c)
+        dist = math.sqrt(d @ d) + 1e-12 * (c_norm + self.ref_norm)
+        lower = self.abs_ref[:m] - dist * self.norms[:m]
+        tie = 1e-12 * c_norm * self.norm_max  # = self.tie(c)
         j0 = int(np.argmin(lower))
         cand = np.flatnonzero(lower <= abs(self.XT[j0] @ c) + tie)
         if cand.size > m // 8 or not self.prune:
             w = self.XT[:m] @ c
-            self.w_ref[:m], self.coef_ref = w, c.copy()
+            self._reference(w, c)
             self.n_full += 1
             return _smallest(w, self.idx[:m], 1, tie)
         self.n_pruned += 1
@@ -324,12 +330,12 @@ class _KernelWeights:
         self.m = m_new = m - len(positions)
         if len(positions) == 1:  # move the last active row into the freed slot
             j = int(positions[0])
-            for a in (XT, idx, self.norms, self.w_ref):
+            for a in (XT, idx, self.norms, self.abs_ref):
                 a[j] = a[m - 1]
         else:
             keep = np.ones(m, dtype=bool)
             keep[positions] = False
-            for a in (XT, idx, self.norms, self.w_ref):
+            for a in (XT, idx, self.norms, self.abs_ref):
                 a[:m_new] = a[:m][keep]
         if 2 * m_new <= self.n_at_recompute:  # recompute: the active columns in their original order
             Xa = self.X[:, np.sort(idx[:m_new])]
