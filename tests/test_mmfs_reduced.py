@@ -1,0 +1,100 @@
+"""MM-FS's reduced route (solvers/mmfs_reduced.py): problem (20) in gamma alone. The value function equals
+(20a) at the SVM's point, its gradient matches finite differences, and it reaches the optimum the Ipopt
+routes reach from the same start (objective compared as F at max(gamma, 0), see the module doc)."""
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_breast_cancer
+from sklearn.preprocessing import MinMaxScaler
+
+from svmfs.methods.mm_fs import MMFS
+from svmfs.solvers.mmfs_nlp import MMFSProblem, aniso_kernel, solve_mmfs, svc_start
+from svmfs.solvers.mmfs_pyomo import solve_mmfs_pyomo
+from svmfs.solvers.mmfs_reduced import SVMValue, reduced_objective, solve_mmfs_reduced
+
+
+def _wdbc(n, M, seed=0):
+    X, y = load_breast_cancer(return_X_y=True)
+    y = np.where(y == 0, 1.0, -1.0)
+    idx = np.random.default_rng(seed).choice(y.size, n, replace=False)
+    return MinMaxScaler((-1, 1)).fit_transform(X)[idx][:, :M], y[idx]
+
+
+@pytest.mark.parametrize("p", [1.0, 1.5])
+def test_value_function_gradient_matches_finite_differences(p):
+    X, y = _wdbc(40, 6)
+    fun = SVMValue(X, y, C=2.0, C2=0.3, p=p)
+    gamma = np.random.default_rng(3).uniform(0.05, 0.5, 6)
+    _, grad = fun(gamma)
+    h = 1e-6
+    fd = [(fun(gamma + h * e)[0] - fun(gamma - h * e)[0]) / (2 * h) for e in np.eye(6)]
+    np.testing.assert_allclose(grad, fd, rtol=1e-5, atol=1e-7)
+
+
+def test_value_function_is_20a_at_the_svm_point():
+    """F(gamma) = (20a) at (gamma, the SVM's alpha, nu = intercept, lam0, lamC) up to the complementarity of
+    that point: with (20b) exact, (20a) - F = (1 - C2) (lam0'a + lamC'(C - a) - nu y'a) >= 0 (Wolfe duality)."""
+    X, y = _wdbc(50, 8)
+    gamma = np.random.default_rng(4).uniform(0.0, 0.4, 8)
+    for C, C2 in ((1.0, 0.5), (10.0, 0.1), (0.3, 0.9)):
+        alpha, nu, lam0, lamC, compl = svc_start(aniso_kernel(X, gamma), y, C, tol=1e-12)
+        prob = MMFSProblem(X, y, C, C2)
+        z20a = prob.objective(prob.pack(gamma, alpha, nu, lam0, lamC))
+        F = SVMValue(X, y, C, C2)(gamma)[0]
+        gap = (1 - C2) * (lam0 @ alpha + lamC @ (C - alpha) - nu * (y @ alpha))
+        assert abs((z20a - F) - gap) <= 1e-9 * abs(F), (z20a, F, gap)
+        assert -1e-9 * abs(F) <= z20a - F <= (1 - C2) * y.size * (compl + abs(nu) * 1e-9) + 1e-9 * abs(F)
+
+
+@pytest.mark.parametrize("C, C2", [(1.0, 0.3), (1.0, 0.7), (5.0, 0.5)])
+def test_reduced_route_reaches_the_ipopt_optimum_on_wdbc(C, C2):
+    """Same start (isotropic gamma = 0.1): the reduced route, cyipopt with the exact Hessian and cyipopt with
+    L-BFGS end at the same F (1e-6 relative) and the same features above 1e-2."""
+    X, y = _wdbc(60, 8)
+    g = 0.1
+    start = (g, *svc_start(aniso_kernel(X, np.full(8, g)), y, C)[:4])
+    red = solve_mmfs_reduced(X, y, C, C2, g)
+    assert red.status == "ok", red.message
+    assert red.residuals["stationarity"] < 1e-6 and red.residuals["constraint_violation"] < 1e-9
+    assert 0 < np.sum(red.gamma > 1e-2) < 8
+    for hessian in ("exact", "limited-memory"):
+        ref = solve_mmfs(X, y, C, C2, start, hessian=hessian)
+        F_ref = reduced_objective(X, y, C, C2, ref.gamma)
+        assert abs(red.objective - F_ref) <= 1e-6 * abs(F_ref), (hessian, red.objective, F_ref)
+        np.testing.assert_array_equal(red.gamma > 1e-2, ref.gamma > 1e-2)
+
+
+def test_reduced_route_agrees_with_the_pyomo_model():
+    """The reference route of the model as written: Pyomo (ripopt, exact Hessian) on WDBC 60 x 8."""
+    X, y = _wdbc(60, 8)
+    C, C2, g = 1.0, 0.3, 0.1
+    start = (g, *svc_start(aniso_kernel(X, np.full(8, g)), y, C)[:4])
+    model = solve_mmfs_pyomo(X, y, C, C2, start, hessian="exact")
+    red = solve_mmfs_reduced(X, y, C, C2, g)
+    F_model = reduced_objective(X, y, C, C2, model.gamma)
+    assert abs(red.objective - F_model) <= 1e-6 * abs(F_model)
+    np.testing.assert_array_equal(red.gamma > 1e-2, model.gamma > 1e-2)
+
+
+def test_mmfs_reduced_route_through_the_selector():
+    X, y = _wdbc(60, 8)
+    sel = MMFS(C2=0.3, C=1.0, gamma_ini=0.1, route="reduced").fit(X, y)
+    d = sel.diagnostics_
+    assert d["route"] == "reduced" and d["hessian"] == "L-BFGS-B (reduced)"
+    ref = MMFS(C2=0.3, C=1.0, gamma_ini=0.1, route="cyipopt", hessian="exact").fit(X, y)
+    assert abs(d["objective"] - reduced_objective(X, y, 1.0, 0.3, ref.weights_)) <= 1e-6 * abs(d["objective"])
+    np.testing.assert_array_equal(sel.support_, ref.support_)
+
+
+def test_reduced_route_refuses_p_below_one_and_bad_routes():
+    X, y = _wdbc(30, 4)
+    with pytest.raises(ValueError, match="p >= 1"):
+        MMFS(C2=0.3, C=1.0, gamma_ini=0.1, p=0.5, route="reduced").fit(X, y)
+    with pytest.raises(ValueError, match="route must be one of"):
+        MMFS(route="bogus").fit(X, y)
+
+
+def test_reduced_route_time_limit_is_a_status():
+    X, y = _wdbc(120, 30)
+    res = solve_mmfs_reduced(X, y, 1.0, 0.5, 0.1, time_limit=1e-4)
+    assert res.status == "time_limit" and np.all(np.isfinite(res.gamma))
