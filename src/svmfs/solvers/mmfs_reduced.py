@@ -59,6 +59,10 @@ RESTART_PGTOL = 1e-7
 #: Status after the restarts: "ok" when L-BFGS-B converged (or the projected gradient is below
 #: RESTART_PGTOL), "acceptable" when it stalled with the projected gradient below ACCEPTABLE_PGTOL.
 ACCEPTABLE_PGTOL = 1e-3
+#: ``newton=True``: once the set of positive gamma_j has not changed for NEWTON_AFTER L-BFGS-B iterations,
+#: :func:`newton_polish` takes over on it (L-BFGS-B otherwise needs hundreds of iterations there: F's
+#: curvature on the ~20 selected widths is ill-conditioned); L-BFGS-B resumes if Newton stops short.
+NEWTON_AFTER = 30
 
 
 class _TimeUp(Exception):
@@ -150,6 +154,71 @@ class SVMValue:
         return self.C2 * self.penalty(gamma) + w * V, self.C2 * pen_grad + 0.5 * w * q
 
 
+    def hessian_free(self, gamma, free):
+        """Hessian of F on the coordinates ``free`` (boolean mask), where the SVM's support set is locally fixed:
+
+            d2V/dgamma_j dgamma_k = -1/2 sum_il beta_i beta_l K_il D^j_il D^k_il + (y R)_S,j' Z (y R)_S,k,
+
+        R_ij = sum_l K_il D^j_il beta_l, S the free support vectors (0 < alpha_i < C) and Z the S-block of the
+        inverse of [[G_SS, y_S], [y_S', 0]] (implicit differentiation of the SVM's KKT equations; alpha at 0
+        or C does not move). Plus C2 p (p - 1) gamma^(p - 2) for p > 1."""
+        from .mmfs_nlp import pair_sqdiff_outer
+
+        gamma = np.maximum(np.asarray(gamma, dtype=float), 0.0)
+        K = self.kernel(gamma)
+        alpha = self.refine(K, self.svm_alpha(K))
+        y, C = self.y, self.C
+        beta = y * alpha
+        Xf = self.X[:, free]
+        H = -0.5 * pair_sqdiff_outer(Xf, np.outer(beta, beta) * K)
+        edge = 1e-9 * C
+        S = (alpha > edge) & (alpha < C - edge)
+        if S.any():
+            Xf2 = Xf**2
+            R = Xf2 * (K @ beta)[:, None] - 2.0 * Xf * (K @ (beta[:, None] * Xf)) + K @ (beta[:, None] * Xf2)
+            YR = y[S, None] * R[S]
+            k = int(S.sum())
+            A = np.zeros((k + 1, k + 1))
+            A[:k, :k] = (y[S, None] * K[np.ix_(S, S)]) * y[None, S]
+            A[:k, k] = A[k, :k] = y[S]
+            rhs = np.vstack([YR, np.zeros((1, YR.shape[1]))])
+            H += YR.T @ np.linalg.lstsq(A, rhs, rcond=None)[0][:k]
+        H = (1.0 - self.C2) * 0.5 * (H + H.T)
+        if self.p != 1.0:
+            H[np.diag_indices_from(H)] += self.C2 * self.p * (self.p - 1.0) * np.maximum(gamma[free], 1e-12) ** (self.p - 2.0)
+        return H
+
+
+def newton_polish(fun, gamma, max_iter=30, pgtol=1e-10):
+    """Projected Newton on F from ``gamma`` (near a local optimum, its support set found): steps on the
+    coordinates that are positive or have a negative gradient, with :meth:`SVMValue.hessian_free` made
+    positive definite (eigenvalues floored), projection on gamma >= 0 and Armijo backtracking on F.
+    Returns (gamma, F, iterations); F never increases."""
+    gamma = np.maximum(np.asarray(gamma, dtype=float), 0.0)
+    f, g = fun(gamma)
+    for it in range(max_iter):
+        if projected_gradient(gamma, g) <= pgtol * max(1.0, abs(f)):
+            return gamma, f, it
+        free = (gamma > 0.0) | (g < 0.0)
+        H = fun.hessian_free(gamma, free)
+        lam, U = np.linalg.eigh(H)
+        floor = 1e-8 * max(float(np.max(np.abs(lam), initial=0.0)), 1e-12)
+        d = np.zeros_like(gamma)
+        d[free] = -U @ ((U.T @ g[free]) / np.maximum(lam, floor))
+        t, done = 1.0, False
+        while t > 1e-10:
+            cand = np.maximum(gamma + t * d, 0.0)
+            fc, gc = fun(cand)
+            if fc <= f + 1e-4 * (g @ (cand - gamma)) and fc <= f:
+                done = True
+                break
+            t *= 0.5
+        if not done:
+            return gamma, f, it
+        gamma, f, g = cand, fc, gc
+    return gamma, f, max_iter
+
+
 def reduced_objective(X, y, C, C2, gamma, p=1.0) -> float:
     """F(max(gamma, 0)): (20a) at gamma with the SVM solved exactly (to compare routes' end points)."""
     return SVMValue(X, y, C, C2, p)(np.maximum(np.asarray(gamma, dtype=float), 0.0))[0]
@@ -162,7 +231,8 @@ def projected_gradient(gamma, grad):
 
 def solve_mmfs_reduced(
     X, y, C, C2, gamma0, *, p=1.0, max_iter=3000, time_limit=None, lbfgs_history=LBFGSB_HISTORY,
-    ftol=FTOL, gtol=GTOL, svm_tol=SVM_TOL, restart_pgtol=RESTART_PGTOL,
+    ftol=FTOL, gtol=GTOL, svm_tol=SVM_TOL, restart_pgtol=RESTART_PGTOL, newton=True,
+    newton_after=NEWTON_AFTER,
 ) -> MMFSResult:
     """Minimise F(gamma) over gamma >= 0 with L-BFGS-B from ``gamma0`` (scalar or length M).
 
@@ -192,24 +262,50 @@ def solve_mmfs_reduced(
             best.update(f=f, x=np.array(x, dtype=float))
         return f, g
 
-    def count(_xk):
-        best["nit"] += 1
+    class _Timed:  # F and the free-set Hessian under the time limit, for newton_polish
+        __call__ = staticmethod(fg)
 
-    gamma, n_iter, restarts = g0, 0, 0
+        @staticmethod
+        def hessian_free(x, free):
+            if time_limit is not None and time.perf_counter() - t0 > time_limit:
+                raise _TimeUp
+            return fun.hessian_free(x, free)
+
+    state = {"mask": None, "same": 0, "newton": newton}
+
+    def count(xk):
+        best["nit"] += 1
+        mask = xk > 0.0
+        state["same"] = state["same"] + 1 if state["mask"] is not None and np.array_equal(mask, state["mask"]) else 0
+        state["mask"] = mask
+        if state["newton"] and state["same"] >= newton_after:
+            raise StopIteration  # the support of gamma has settled: Newton on it (newton_polish)
+
+    gamma, n_iter, restarts, newton_iter = g0, 0, 0, 0
     try:
         while True:
+            state.update(mask=None, same=0)
             res = minimize(fg, gamma, jac=True, method="L-BFGS-B", bounds=[(0.0, None)] * M, callback=count,
-                           options=dict(maxiter=int(max_iter) - n_iter, maxfun=10 * int(max_iter) + 100, ftol=ftol,
-                                        gtol=gtol, maxcor=int(lbfgs_history)))
+                           options=dict(maxiter=max(int(max_iter) - n_iter, 1), maxfun=10 * int(max_iter) + 100,
+                                        ftol=ftol, gtol=gtol, maxcor=int(lbfgs_history)))
             gamma, n_iter = np.maximum(res.x, 0.0), n_iter + int(res.nit)
-            pg = projected_gradient(gamma, res.jac)
             message = str(res.message)
-            if res.status == 1 or pg <= restart_pgtol or restarts >= MAX_RESTARTS:
+            jac = res.jac
+            if state["newton"] and state["same"] >= newton_after:
+                state["newton"] = False  # once: if Newton does not finish, L-BFGS-B goes on from its point
+                gamma, _, k = newton_polish(_Timed(), gamma)
+                newton_iter += k
+                _, jac = fun(gamma)
+                message = f"Newton on the support after L-BFGS-B ({k} steps)"
+                if projected_gradient(gamma, jac) <= restart_pgtol:
+                    res.status, res.success = 0, True
+            pg = projected_gradient(gamma, jac)
+            if res.status == 1 or n_iter >= max_iter or pg <= restart_pgtol or restarts >= MAX_RESTARTS:
                 break
             # L-BFGS-B ended by "relative reduction" or a failed line search ("ABNORMAL") short of a KKT
             # point: F is not twice differentiable where the SVM's support set changes. Fresh memory.
             restarts += 1
-        if res.status == 1:
+        if res.status == 1 or (n_iter >= max_iter and pg > restart_pgtol):
             status = "max_iter"
         elif pg <= restart_pgtol or (res.success and pg <= ACCEPTABLE_PGTOL):
             status = "ok"
@@ -217,7 +313,7 @@ def solve_mmfs_reduced(
             status = "acceptable" if pg <= ACCEPTABLE_PGTOL else "solver_error"
     except _TimeUp:
         gamma, n_iter, status, message = np.maximum(best["x"], 0.0), best["nit"], "time_limit", "time limit in L-BFGS-B"
-    message += f"; {restarts} restart(s)"
+    message += f"; {restarts} restart(s), {newton_iter} Newton step(s)"
     elapsed = time.perf_counter() - t0
     K = fun.kernel(gamma)
     alpha, nu, lam0, lamC, compl = svc_start(K, fun.y, fun.C, tol=svm_tol)
