@@ -64,9 +64,9 @@ class MMFS(BaseSelector):
         time limit also covers the model build and kills the solver process; iterations read from its log),
         or "reduced": (20) in gamma alone, min_{gamma >= 0} C2 ||gamma||_p^p + (1 - C2) V(gamma) with V the
         SVM dual's optimal value (Wolfe duality; one libsvm solve per evaluation, Danskin's gradient), by
-        L-BFGS-B (``solvers.mmfs_reduced``; p >= 1; ``hessian``, ``lbfgs_history``, ``scale_by_C``, ``tol``
-        and ``alpha_bounds`` do not apply). Same problem; on colon 0.6-5.5 s of CPU per fit where Ipopt took
-        14-224 s. (20) being non-convex, it may end at another local optimum than Ipopt from the same start
+        L-BFGS-B, then Newton on the settled support (``solvers.mmfs_reduced``; p >= 1; ``hessian``,
+        ``lbfgs_history``, ``scale_by_C``, ``tol`` and ``alpha_bounds`` do not apply). Same problem; on colon
+        0.3-4.8 s of CPU per fit where Ipopt took 14-224 s. (20) being non-convex, it may end at another local optimum than Ipopt from the same start
         (colon, C = 100 or C2 = 0.01: lower ones; benchmarks/RESULTS.md, "Issue 20 goal 2").
     alpha_bounds : bool
         Include the redundant bounds (20d) 0 <= alpha <= C (paper: yes, helps the solver).
