@@ -79,6 +79,11 @@ def test_reduced_route_reaches_the_ipopt_optimum_on_wdbc(C, C2):
     # the projected gradient of F: 7e-6 here with libsvm's alpha alone (no SVMValue.refine)
     assert red.residuals["stationarity"] < 1e-6 and red.residuals["constraint_violation"] < 1e-9
     assert 0 < np.sum(red.gamma > 1e-2) < 8
+    # the returned (gamma, alpha, nu, lam0, lamC) is a point of (20) whose (20a) is the reported F
+    assert red.residuals["complementarity"] < 1e-9
+    prob = MMFSProblem(X, y, C, C2)
+    z20a = prob.objective(prob.pack(red.gamma, red.alpha, red.nu, red.lam0, red.lamC))
+    assert abs(z20a - red.objective) <= 1e-9 * abs(red.objective)
     for hessian in ("exact", "limited-memory"):
         ref = solve_mmfs(X, y, C, C2, start, hessian=hessian)
         F_ref = reduced_objective(X, y, C, C2, ref.gamma)

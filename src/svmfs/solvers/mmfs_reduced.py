@@ -16,8 +16,11 @@ and Danskin's theorem gives its gradient at the SVM's solution a*:
 
 the gamma part of :meth:`MMFSProblem.gradient`. One evaluation is one SVM solve (libsvm, tolerance
 :data:`SVM_TOL`, through scikit-learn's private binding as SVM-RFE does, SVC as the fallback) on an
-n x n kernel plus a few (n x n) @ (n x M) products; the bound-constrained problem in M variables is
-solved with L-BFGS-B (scipy). The NLP (20) in cyipopt carries gamma and 3n + 1 dual variables with n
+n x n kernel plus a few (n x n) @ (n x M) products (~1 ms of CPU on colon 56 x 2000). The bound-constrained
+problem in M variables is solved with L-BFGS-B (scipy), then, once the support {j: gamma_j > 0} has
+settled, by projected Newton steps on it (:func:`newton_polish`, with the Hessian of F on the support from
+implicit differentiation of the SVM's KKT equations, :meth:`SVMValue.hessian_free`). The alpha behind
+each evaluation has its free part re-solved from those KKT equations (:meth:`SVMValue.refine`). The NLP (20) in cyipopt carries gamma and 3n + 1 dual variables with n
 equality constraints, and reaches the same points in many more (and dearer) iterations
 (benchmarks/RESULTS.md, "Issue 20 goal 2").
 
@@ -25,8 +28,8 @@ V is not twice differentiable where the SVM's support set changes, and (20) is n
 a different algorithm may end at a different local optimum. Where the problem has one optimum near the
 start the routes agree (tests/test_mmfs_reduced.py); the benchmark records where they do not.
 
-Objective reported: F(gamma), which is (20a) at gamma with the SVM's exact solution. Ipopt's (20a) at its own last iterate can sit slightly below
-F(max(gamma, 0)): its bound relaxation (bound_relax_factor 1e-8) lets the ~2000 zero gammas go to
+Objective reported: F(gamma), which is (20a) at gamma with the SVM's exact solution. Ipopt's (20a) at its
+own last iterate can sit slightly below F(max(gamma, 0)): its bound relaxation (bound_relax_factor 1e-8) lets the ~2000 zero gammas go to
 -1e-8 each, which lowers ||gamma||_1 by ~2e-5 on colon. Compare routes by F at max(gamma, 0)
 (:func:`reduced_objective`).
 """
@@ -109,7 +112,7 @@ class SVMValue:
         alpha[svc.support_] = np.abs(svc.dual_coef_.ravel())
         return np.clip(alpha, 0.0, self.C)
 
-    def refine(self, K, alpha):
+    def refine(self, K, alpha, with_nu=False):
         """alpha with its free part (0 < alpha_i < C) re-solved from the SVM's KKT equations on that support,
         G_SS a_S + nu y_S = e_S - G_SB a_B, y_S'a_S = -y_B'a_B (B: alpha_i = C), when the solution stays in
         (0, C); else libsvm's alpha. libsvm stops at a KKT violation of ``svm_tol``, which on a nearly
@@ -119,7 +122,7 @@ class SVMValue:
         edge = 1e-9 * C
         S = (alpha > edge) & (alpha < C - edge)
         if not S.any():
-            return alpha
+            return (alpha, None) if with_nu else alpha
         B = alpha >= C - edge
         G = (y[:, None] * K) * y[None, :]
         k = int(S.sum())
@@ -130,12 +133,12 @@ class SVMValue:
         try:
             sol = np.linalg.solve(A, rhs)
         except np.linalg.LinAlgError:
-            return alpha
+            return (alpha, None) if with_nu else alpha
         if not np.all(np.isfinite(sol)) or np.any(sol[:k] <= 0.0) or np.any(sol[:k] >= C):
-            return alpha
+            return (alpha, None) if with_nu else alpha
         out = np.where(B, C, 0.0)
         out[S] = sol[:k]
-        return out
+        return (out, float(sol[k])) if with_nu else out
 
     def penalty(self, gamma):
         return float(gamma.sum()) if self.p == 1.0 else float(np.sum(gamma**self.p))
@@ -234,13 +237,15 @@ def solve_mmfs_reduced(
     ftol=FTOL, gtol=GTOL, svm_tol=SVM_TOL, restart_pgtol=RESTART_PGTOL, newton=True,
     newton_after=NEWTON_AFTER,
 ) -> MMFSResult:
-    """Minimise F(gamma) over gamma >= 0 with L-BFGS-B from ``gamma0`` (scalar or length M).
+    """Minimise F(gamma) over gamma >= 0 from ``gamma0`` (scalar or length M): L-BFGS-B, then (``newton``)
+    projected Newton on the support once it has not changed for ``newton_after`` iterations.
 
-    Returns the point of (20) at the end: gamma, the SVM's alpha, nu = intercept, lam0, lamC
-    (:func:`svc_start` on the kernel at gamma), objective = F(gamma) ((20a) at the SVM's exact solution;
+    Returns the point of (20) at the end: gamma, the SVM's alpha and nu (:meth:`SVMValue.refine`; libsvm's
+    alpha and intercept when the KKT solve does not apply), lam0, lamC (as :func:`svc_start` builds them), objective = F(gamma) ((20a) at the SVM's exact solution;
     residuals["objective_20a_at_point"] is (20a) at the returned libsvm point), status "ok"
     (L-BFGS-B converged), "acceptable" (stalled near a KKT point, see :data:`ACCEPTABLE_PGTOL`),
-    "max_iter", "time_limit" or "solver_error", ``n_iter`` = L-BFGS-B iterations, residuals:
+    "max_iter", "time_limit" or "solver_error", ``n_iter`` = L-BFGS-B iterations (Newton steps in the
+    message), residuals:
     (20b) violation, bound violation, ``stationarity`` = the projected gradient of F, and the SVM
     point's complementarity.
     """
@@ -317,6 +322,12 @@ def solve_mmfs_reduced(
     elapsed = time.perf_counter() - t0
     K = fun.kernel(gamma)
     alpha, nu, lam0, lamC, compl = svc_start(K, fun.y, fun.C, tol=svm_tol)
+    alpha_r, nu_r = fun.refine(K, fun.svm_alpha(K), with_nu=True)
+    if nu_r is not None:  # the point F is evaluated at: alpha and nu from the SVM's KKT equations
+        alpha, nu = alpha_r, nu_r
+        r = fun.y * (K @ (fun.y * alpha)) - 1.0 + nu * fun.y
+        lam0, lamC = np.maximum(r, 0.0), np.maximum(-r, 0.0)
+        compl = float(max(np.max(np.abs(lam0 * alpha)), np.max(np.abs(lamC * (fun.C - alpha)))))
     prob = MMFSProblem(fun.X, fun.y, fun.C, fun.C2, p=fun.p)
     z = prob.pack(gamma, alpha, nu, lam0, lamC)
     lb, ub = prob.bounds()
