@@ -329,7 +329,8 @@ def main_run(out: str, groups: list[str]):
     for group in groups:
         for spec in specs(group):
             timeout = {"goal2_start": 1000.0, "goal2_synth": 1000.0, "goal2_sweep": 1000.0, "goal2_select": 1000.0,
-                       "synth": 1000.0, "kp": 1900.0, "campaign_start": 1000.0, "fig2": 1000.0}.get(spec["kind"], ROUTE_LIMIT + 60.0)
+                       "synth": 1000.0, "kp": 1900.0, "campaign_start": 1000.0,
+                       "fig2": 1000.0}.get(spec["kind"], ROUTE_LIMIT + 60.0)
             # fresh driver per case so RUSAGE_CHILDREN's maximum is this case's
             r = subprocess.run([sys.executable, __file__, "one", json.dumps(spec), str(timeout)],
                                capture_output=True, text=True)

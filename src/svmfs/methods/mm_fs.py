@@ -66,8 +66,9 @@ class MMFS(BaseSelector):
         SVM dual's optimal value (Wolfe duality; one libsvm solve per evaluation, Danskin's gradient), by
         L-BFGS-B, then Newton on the settled support (``solvers.mmfs_reduced``; p >= 1; ``hessian``,
         ``lbfgs_history``, ``scale_by_C``, ``tol`` and ``alpha_bounds`` do not apply). Same problem; on colon
-        0.3-4.8 s of CPU per fit where Ipopt took 14-224 s. (20) being non-convex, it may end at another local optimum than Ipopt from the same start
-        (colon, C = 100 or C2 = 0.01: lower ones; benchmarks/RESULTS.md, "Issue 20 goal 2").
+        0.3-4.8 s of CPU per fit where Ipopt took 14-224 s. (20) being non-convex, it may end at another
+        local optimum than Ipopt from the same start (colon, C = 100 or C2 = 0.01: lower ones;
+        benchmarks/RESULTS.md, "Issue 20 goal 2").
     alpha_bounds : bool
         Include the redundant bounds (20d) 0 <= alpha <= C (paper: yes, helps the solver).
     hessian : {"auto", "limited-memory", "exact"}
@@ -163,7 +164,8 @@ class MMFS(BaseSelector):
         self.n_iter_ = res.n_iter
         self.diagnostics_.update(
             status=res.status, objective=res.objective, n_iter=res.n_iter, message=res.message,
-            route=self.route, hessian="L-BFGS-B (reduced)" if self.route == "reduced" else hessian, lbfgs_history=self.lbfgs_history,
+            route=self.route, hessian="L-BFGS-B (reduced)" if self.route == "reduced" else hessian,
+            lbfgs_history=self.lbfgs_history,
             scaled_by_C=bool(scale_by_C and self.route == "cyipopt" and C > 1.0), C=C, gamma_ini=gamma_ini,
             cv_accuracy=cv_acc, start_complementarity=start_compl,
             gamma_l1=float(np.sum(np.abs(res.gamma))), n_selected=int(self.support_.sum()),

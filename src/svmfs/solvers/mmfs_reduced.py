@@ -1,37 +1,36 @@
 """Problem (20) of Jimenez-Cordero, Morales & Pineda (2021) solved in gamma alone (the "reduced" route).
 
-For fixed gamma the rest of (20) is convex: minimising -(1 - C2) L(alpha, nu, lam0, lamC) over the
-points with (20b) G a = s, lam0, lamC >= 0 and (20d) is (1 - C2) times the Wolfe dual of the SVM dual
-(18), whose optimum is the SVM dual's optimal value (weak duality gives >=, the SVM's own KKT point
-gives =). So (20) is
+For fixed gamma the rest of (20) is convex: minimising -(1 - C2) L(alpha, nu, lam0, lamC) over the points
+with (20b) G a = s, lam0, lamC >= 0 and (20d) is (1 - C2) times the Wolfe dual of the SVM dual (18), whose
+optimum is the SVM dual's optimal value (weak duality gives >=, the SVM's own KKT point gives =). So (20) is
 
     min_{gamma >= 0}  F(gamma) = C2 ||gamma||_p^p + (1 - C2) V(gamma),
     V(gamma) = max { e'a - 1/2 a' G(gamma) a : y'a = 0, 0 <= a <= C }   (the SVM dual's value),
 
-and at a point of (20) with (20b) exact and complementarity, (20a) = F(gamma). The Gaussian kernel (13)
-is positive definite on distinct points, so the SVM's alpha is unique, V is continuously differentiable
-and Danskin's theorem gives its gradient at the SVM's solution a*:
+and at a point of (20) with (20b) exact and complementarity, (20a) = F(gamma). The Gaussian kernel (13) is
+positive definite on distinct points, so the SVM's alpha is unique, V is continuously differentiable and
+Danskin's theorem gives its gradient at the SVM's solution a*:
 
     dV/dgamma_j = -1/2 a*' dG/dgamma_j a* = 1/2 q_j,   q = pair_sqdiff_sums(beta beta' * K),  beta = y * a*,
 
 the gamma part of :meth:`MMFSProblem.gradient`. One evaluation is one SVM solve (libsvm, tolerance
-:data:`SVM_TOL`, through scikit-learn's private binding as SVM-RFE does, SVC as the fallback) on an
-n x n kernel plus a few (n x n) @ (n x M) products (~1 ms of CPU on colon 56 x 2000). The bound-constrained
-problem in M variables is solved with L-BFGS-B (scipy), then, once the support {j: gamma_j > 0} has
-settled, by projected Newton steps on it (:func:`newton_polish`, with the Hessian of F on the support from
-implicit differentiation of the SVM's KKT equations, :meth:`SVMValue.hessian_free`). The alpha behind
-each evaluation has its free part re-solved from those KKT equations (:meth:`SVMValue.refine`). The NLP (20) in cyipopt carries gamma and 3n + 1 dual variables with n
-equality constraints, and reaches the same points in many more (and dearer) iterations
-(benchmarks/RESULTS.md, "Issue 20 goal 2").
+:data:`SVM_TOL`, through scikit-learn's private binding as SVM-RFE does, SVC as the fallback) on an n x n
+kernel plus a few (n x n) @ (n x M) products (~1 ms of CPU on colon 56 x 2000). The bound-constrained
+problem in M variables is solved with L-BFGS-B (scipy), then, once the support {j: gamma_j > 0} has settled,
+by projected Newton steps on it (:func:`newton_polish`, with the Hessian of F on the support from implicit
+differentiation of the SVM's KKT equations, :meth:`SVMValue.hessian_free`). The alpha behind each evaluation
+has its free part re-solved from those KKT equations (:meth:`SVMValue.refine`). The NLP (20) in cyipopt
+carries gamma and 3n + 1 dual variables with n equality constraints, and reaches the same points in many
+more (and dearer) iterations (benchmarks/RESULTS.md, "Issue 20 goal 2").
 
-V is not twice differentiable where the SVM's support set changes, and (20) is non-convex: from one start
-a different algorithm may end at a different local optimum. Where the problem has one optimum near the
-start the routes agree (tests/test_mmfs_reduced.py); the benchmark records where they do not.
+V is not twice differentiable where the SVM's support set changes, and (20) is non-convex: from one start a
+different algorithm may end at a different local optimum. Where the problem has one optimum near the start
+the routes agree (tests/test_mmfs_reduced.py); the benchmark records where they do not.
 
 Objective reported: F(gamma), which is (20a) at gamma with the SVM's exact solution. Ipopt's (20a) at its
-own last iterate can sit slightly below F(max(gamma, 0)): its bound relaxation (bound_relax_factor 1e-8) lets the ~2000 zero gammas go to
--1e-8 each, which lowers ||gamma||_1 by ~2e-5 on colon. Compare routes by F at max(gamma, 0)
-(:func:`reduced_objective`).
+own last iterate can sit slightly below F(max(gamma, 0)): its bound relaxation (bound_relax_factor 1e-8)
+lets the ~2000 zero gammas go to -1e-8 each, which lowers ||gamma||_1 by ~2e-5 on colon. Compare routes by F
+at max(gamma, 0) (:func:`reduced_objective`).
 """
 
 from __future__ import annotations
@@ -188,7 +187,8 @@ class SVMValue:
             H += YR.T @ np.linalg.lstsq(A, rhs, rcond=None)[0][:k]
         H = (1.0 - self.C2) * 0.5 * (H + H.T)
         if self.p != 1.0:
-            H[np.diag_indices_from(H)] += self.C2 * self.p * (self.p - 1.0) * np.maximum(gamma[free], 1e-12) ** (self.p - 2.0)
+            g_free = np.maximum(gamma[free], 1e-12)
+            H[np.diag_indices_from(H)] += self.C2 * self.p * (self.p - 1.0) * g_free ** (self.p - 2.0)
         return H
 
 
@@ -241,13 +241,12 @@ def solve_mmfs_reduced(
     projected Newton on the support once it has not changed for ``newton_after`` iterations.
 
     Returns the point of (20) at the end: gamma, the SVM's alpha and nu (:meth:`SVMValue.refine`; libsvm's
-    alpha and intercept when the KKT solve does not apply), lam0, lamC (as :func:`svc_start` builds them), objective = F(gamma) ((20a) at the SVM's exact solution;
-    residuals["objective_20a_at_point"] is (20a) at the returned libsvm point), status "ok"
-    (L-BFGS-B converged), "acceptable" (stalled near a KKT point, see :data:`ACCEPTABLE_PGTOL`),
-    "max_iter", "time_limit" or "solver_error", ``n_iter`` = L-BFGS-B iterations (Newton steps in the
-    message), residuals:
-    (20b) violation, bound violation, ``stationarity`` = the projected gradient of F, and the SVM
-    point's complementarity.
+    alpha and intercept when the KKT solve does not apply), lam0, lamC (as :func:`svc_start` builds them),
+    objective = F(gamma) ((20a) at the SVM's exact solution; residuals["objective_20a_at_point"] is (20a) at
+    the returned point), status "ok" (converged), "acceptable" (stalled near a KKT point, see
+    :data:`ACCEPTABLE_PGTOL`), "max_iter", "time_limit" or "solver_error", ``n_iter`` = L-BFGS-B iterations
+    (Newton steps in the message), residuals: (20b) violation, bound violation, ``stationarity`` = the
+    projected gradient of F, and the point's complementarity.
     """
     from scipy.optimize import minimize
 
