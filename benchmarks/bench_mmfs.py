@@ -20,12 +20,20 @@ summed RSS, which also caps it at ``MEM_CAP``):
 - ``fig2_colon``: Fig. 2's colon path as the jimenez2021 select job fits it (C2 = 0.9, C fixed, gamma_ini by
   the inner 5-fold CV) at FIG2_CASES (outer fold, C), exact Hessian and L-BFGS, one BLAS thread
   (``fig2_colon_exact``: the exact Hessian only).
+- ``goal2_*`` (issue 20 goal 2, one BLAS thread): MMFS ``route="reduced"`` (``_cyipopt``: today's default route)
+  at CAMPAIGN_STARTS and the benchmark start (fold 2, C = 1, gamma_ini = 1/M, C2 in {0.1, 0.5, 0.9});
+  ``goal2_sweep``: the 11 C2 of jimenez2021 at the benchmark start, each from the isotropic start (cold) or
+  from the previous C2's gamma (warm); ``goal2_select``: a select job's fitting at GOAL2_SELECT (inner 5-fold
+  CV over the paper's grids, the NLP, the final anisotropic SVM); ``goal2_synth``: the 86 x 4026 stand-in.
+  Every record has F = (20a) at max(gamma, 0) with the SVM solved exactly (``mmfs_reduced.reduced_objective``),
+  the objective the routes are compared by.
 - ``kp``: KPFSOffShelf on colon 56 x 2000, C = 1, C2 = 0.5, v0 from the isotropic inner CV (paper's
   gamma grid), campaign defaults otherwise, time_limit 1800 s.
 
 Run:  python benchmarks/bench_mmfs.py run OUT.jsonl GROUP...
           GROUP: colon colon_t1 colon_sweep colon_cv colon_exact synth route_cy route_pyomo kp campaign_starts
-                 fig2_colon fig2_colon_exact
+                 fig2_colon fig2_colon_exact goal2_starts goal2_starts_cyipopt goal2_sweep goal2_select
+                 goal2_select_cyipopt goal2_synth goal2_synth_cyipopt
       python benchmarks/bench_mmfs.py write OUT.jsonl [MACHINE-NOTE]   (appends a RESULTS.md section)
 """
 
@@ -53,6 +61,9 @@ ROUTE_LIMIT = 600.0
 # ---------------------------------------------------------------- data
 # (outer fold, C2, C, gamma_ini) of the slowest campaign fits (fit time under two concurrent jobs: 238, 128, 84 s)
 CAMPAIGN_STARTS = ((1, 0.99, 7.0, 1e-3), (5, 0.99, 7.0, 1e-3), (9, 0.01, 100.0, 1e-4))
+# issue 20 goal 2: the C2 sweep of jimenez2021, and (outer fold, C2) of whole select jobs (inner CV + NLP + refit)
+GOAL2_C2S = (0.01, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.99)
+GOAL2_SELECT = ((1, 0.99), (5, 0.99), (9, 0.01), (2, 0.5))
 # (outer fold, C) of Fig. 2's colon path: small C, and C = 0.4-0.5 where L-BFGS took 18-861 s in the campaign
 FIG2_CASES = ((0, 0.01), (0, 0.1), (4, 0.4), (5, 0.4), (6, 0.4), (1, 0.5), (3, 0.5), (5, 0.5))
 
@@ -99,6 +110,8 @@ def run_case(spec: dict) -> dict:
 
     kind = spec["kind"]
     out = {}
+    if kind.startswith("goal2"):
+        return run_goal2(spec)
     if kind == "kp":
         from svmfs.methods.kp_fs_offshelf import KPFSOffShelf
 
@@ -137,6 +150,79 @@ def run_case(spec: dict) -> dict:
         if key in d:
             out[key] = d[key]
     return out
+
+
+# ---------------------------------------------------------------- issue 20 goal 2: the reduced route
+def _fit_record(sel, X, y, t):
+    """Time, status, F at max(gamma, 0) (the objective every route is compared by) and the support of a fit."""
+    from svmfs.solvers.mmfs_reduced import reduced_objective
+
+    d = sel.diagnostics_
+    return dict(time_s=t, status=d["status"], n_iter=d.get("n_iter"), objective=d.get("objective"),
+                F=reduced_objective(X, y, d["C"], sel.C2, sel.weights_, sel.p), C=d["C"], gamma_ini=d["gamma_ini"],
+                n_selected=int(sel.support_.sum()), selected=np.flatnonzero(sel.support_).tolist(),
+                message=str(d.get("message")), nlp_time_s=d.get("nlp_time_s"))
+
+
+def run_goal2(spec: dict) -> dict:
+    """One case of the goal-2 groups (see ``specs``); one BLAS thread as a select job runs."""
+    kind, route = spec["kind"], spec.get("route", "reduced")
+    cpu0 = time.process_time()
+    out = _run_goal2(spec, kind, route)
+    out["cpu_s"] = time.process_time() - cpu0  # CPU time of the fit: less inflated than wall time on a loaded machine
+    return out
+
+
+def _run_goal2(spec, kind, route):
+    from threadpoolctl import threadpool_limits
+
+    from svmfs.methods.mm_fs import MMFS
+    from svmfs.solvers.mmfs_nlp import aniso_kernel
+    from svmfs.solvers.mmfs_reduced import reduced_objective, solve_mmfs_reduced
+
+    with threadpool_limits(limits=1):
+        if kind == "goal2_start":
+            X, y, _ = colon_train(spec["fold"])
+            sel = MMFS(C2=spec["C2"], C=spec["C"], gamma_ini=spec["gamma_ini"], route=route, max_iter=3000,
+                       time_limit=spec.get("time_limit", 900.0))
+            t = time.perf_counter()
+            sel.fit(X, y)
+            return _fit_record(sel, X, y, time.perf_counter() - t)
+        if kind == "goal2_synth":
+            X, y, rel = synth()
+            sel = MMFS(C2=spec["C2"], C=1.0, gamma_ini=1.0 / X.shape[1], route=route, max_iter=3000,
+                       time_limit=spec.get("time_limit", 900.0))
+            t = time.perf_counter()
+            sel.fit(X, y)
+            out = _fit_record(sel, X, y, time.perf_counter() - t)
+            out["true_found"] = len(set(out["selected"]) & set(rel))
+            return out
+        if kind == "goal2_sweep":
+            # C2 sweep at one start: each C2 from the isotropic start (cold) or from the previous C2's gamma (warm)
+            X, y, _ = colon_train(spec["fold"])
+            C, g0 = spec["C"], spec["gamma_ini"]
+            rows, prev, t_all = [], None, time.perf_counter()
+            for c2 in spec["C2s"]:
+                start = g0 if (spec["mode"] == "cold" or prev is None) else prev
+                t = time.perf_counter()
+                r = solve_mmfs_reduced(X, y, C, c2, start, max_iter=3000)
+                rows.append(dict(C2=c2, time_s=time.perf_counter() - t, n_iter=r.n_iter, status=r.status,
+                                 F=reduced_objective(X, y, C, c2, r.gamma), n_selected=int(np.sum(r.gamma > 1e-2)),
+                                 selected=np.flatnonzero(r.gamma > 1e-2).tolist()))
+                prev = r.gamma
+            return dict(time_s=time.perf_counter() - t_all, rows=rows)
+        if kind == "goal2_select":
+            # a whole select job's fitting: the inner 5-fold isotropic CV over the paper's grids, the NLP, and the
+            # final anisotropic SVM refit (C_source: selector, widths: all, as jimenez2021 sets)
+            from sklearn.svm import SVC
+
+            X, y, _ = colon_train(spec["fold"])
+            sel = MMFS(C2=spec["C2"], n_folds=5, route=route, time_limit=7200.0)
+            t = time.perf_counter()
+            sel.fit(X, y)
+            SVC(C=sel.C_, kernel="precomputed").fit(aniso_kernel(X, sel.kernel_widths_), y)
+            return _fit_record(sel, X, y, time.perf_counter() - t)
+    raise ValueError(kind)
 
 
 # ---------------------------------------------------------------- driver
@@ -210,6 +296,22 @@ def specs(group: str) -> list[dict]:
     if group in ("fig2_colon", "fig2_colon_exact"):
         hessians = ("exact",) if group.endswith("exact") else ("exact", "limited-memory")
         return [{"kind": "fig2", "fold": f, "C": C, "hessian": h, "threads": 1} for f, C in FIG2_CASES for h in hessians]
+    if group == "goal2_starts":  # the campaign's slowest starts and the benchmark start, reduced route
+        starts = [(f, c2, C, g) for f, c2, C, g in CAMPAIGN_STARTS] + [(2, c2, 1.0, 5e-4) for c2 in (0.1, 0.5, 0.9)]
+        return [{"kind": "goal2_start", "fold": f, "C2": c2, "C": C, "gamma_ini": g} for f, c2, C, g in starts]
+    if group == "goal2_starts_cyipopt":  # the same with today's default route (L-BFGS, 50 pairs)
+        return [{**s, "route": "cyipopt"} for s in specs("goal2_starts")]
+    if group == "goal2_sweep":
+        return [{"kind": "goal2_sweep", "fold": 2, "C": 1.0, "gamma_ini": 5e-4, "mode": m, "C2s": list(GOAL2_C2S)}
+                for m in ("cold", "warm")]
+    if group == "goal2_select":
+        return [{"kind": "goal2_select", "fold": f, "C2": c2} for f, c2 in GOAL2_SELECT]
+    if group == "goal2_select_cyipopt":
+        return [{**s, "route": "cyipopt"} for s in specs("goal2_select")]
+    if group == "goal2_synth":
+        return [{"kind": "goal2_synth", "C2": c2} for c2 in (0.5, 0.99)]
+    if group == "goal2_synth_cyipopt":
+        return [{"kind": "goal2_synth", "C2": 0.5, "route": "cyipopt"}]
     if group == "synth":
         return [{"kind": "synth"}]
     if group == "kp":
@@ -226,7 +328,9 @@ def specs(group: str) -> list[dict]:
 def main_run(out: str, groups: list[str]):
     for group in groups:
         for spec in specs(group):
-            timeout = {"synth": 1000.0, "kp": 1900.0, "campaign_start": 1000.0, "fig2": 1000.0}.get(spec["kind"], ROUTE_LIMIT + 60.0)
+            timeout = {"goal2_start": 1000.0, "goal2_synth": 1000.0, "goal2_sweep": 1000.0, "goal2_select": 1000.0,
+                       "synth": 1000.0, "kp": 1900.0, "campaign_start": 1000.0,
+                       "fig2": 1000.0}.get(spec["kind"], ROUTE_LIMIT + 60.0)
             # fresh driver per case so RUSAGE_CHILDREN's maximum is this case's
             r = subprocess.run([sys.executable, __file__, "one", json.dumps(spec), str(timeout)],
                                capture_output=True, text=True)
@@ -234,7 +338,7 @@ def main_run(out: str, groups: list[str]):
             with open(out, "a") as f:
                 f.write(line + "\n")
             res = json.loads(line)
-            print({k: res.get(k) for k in ("spec", "time_s", "status", "n_iter", "n_selected", "objective",
+            print({k: res.get(k) for k in ("spec", "time_s", "status", "n_iter", "n_selected", "objective", "F",
                                            "children_maxrss", "killed", "load_before")}, flush=True)
             if group == "route_pyomo" and (res.get("killed") or res.get("error") or res.get("status") not in ("ok", "acceptable")):
                 break

@@ -35,6 +35,9 @@ from ..solvers.mmfs_nlp import (
 )
 from .base import BaseSelector, ranking_from_scores
 
+#: Values of ``route``.
+ROUTES = ("cyipopt", "pyomo", "reduced")
+
 #: C2 values of the paper's experiments (section 4.3), for a campaign's ``settings``.
 PAPER_C2_GRID = [0.01] + [round(0.1 * k, 1) for k in range(1, 10)] + [0.99]
 
@@ -56,9 +59,16 @@ class MMFS(BaseSelector):
         Folds of the inner CV (paper: 5).
     threshold : float
         gamma_j above it are selected (paper: 1e-2).
-    route : {"cyipopt", "pyomo"}
-        Ipopt through cyipopt with hand-derived derivatives, or the Pyomo model (small problems only; its
-        time limit also covers the model build and kills the solver process; iterations read from its log).
+    route : {"cyipopt", "pyomo", "reduced"}
+        Ipopt through cyipopt with hand-derived derivatives, the Pyomo model (small problems only; its
+        time limit also covers the model build and kills the solver process; iterations read from its log),
+        or "reduced": (20) in gamma alone, min_{gamma >= 0} C2 ||gamma||_p^p + (1 - C2) V(gamma) with V the
+        SVM dual's optimal value (Wolfe duality; one libsvm solve per evaluation, Danskin's gradient), by
+        L-BFGS-B, then Newton on the settled support (``solvers.mmfs_reduced``; p >= 1; ``hessian``,
+        ``lbfgs_history``, ``scale_by_C``, ``tol`` and ``alpha_bounds`` do not apply). Same problem; on colon
+        0.3-4.8 s of CPU per fit where Ipopt took 14-224 s. (20) being non-convex, it may end at another
+        local optimum than Ipopt from the same start (colon, C = 100 or C2 = 0.01: lower ones;
+        benchmarks/RESULTS.md, "Issue 20 goal 2").
     alpha_bounds : bool
         Include the redundant bounds (20d) 0 <= alpha <= C (paper: yes, helps the solver).
     hessian : {"auto", "limited-memory", "exact"}
@@ -112,8 +122,8 @@ class MMFS(BaseSelector):
         self.scale_by_C = scale_by_C
 
     def _fit(self, X, y):
-        if self.route not in ("cyipopt", "pyomo"):
-            raise ValueError(f"route must be 'cyipopt' or 'pyomo', got {self.route!r}")
+        if self.route not in ROUTES:
+            raise ValueError(f"route must be one of {ROUTES}, got {self.route!r}")
         hessian = resolve_hessian(self.hessian, X.shape[1])
         scale_by_C = resolve_scale_by_C(self.scale_by_C, hessian)
         if not 0.0 <= self.C2 < 1.0 or self.p <= 0:
@@ -133,6 +143,11 @@ class MMFS(BaseSelector):
         start = (gamma_ini, alpha, nu, lam0, lamC)
         if self.route == "cyipopt":
             res = solve_mmfs(X, y, C, self.C2, start, scale_by_C=scale_by_C, **kw)
+        elif self.route == "reduced":
+            from ..solvers.mmfs_reduced import solve_mmfs_reduced
+
+            res = solve_mmfs_reduced(X, y, C, self.C2, gamma_ini, p=self.p, max_iter=self.max_iter,
+                                     time_limit=remaining)
         else:
             from ..solvers.mmfs_pyomo import solve_mmfs_pyomo
 
@@ -149,7 +164,8 @@ class MMFS(BaseSelector):
         self.n_iter_ = res.n_iter
         self.diagnostics_.update(
             status=res.status, objective=res.objective, n_iter=res.n_iter, message=res.message,
-            route=self.route, hessian=hessian, lbfgs_history=self.lbfgs_history,
+            route=self.route, hessian="L-BFGS-B (reduced)" if self.route == "reduced" else hessian,
+            lbfgs_history=self.lbfgs_history,
             scaled_by_C=bool(scale_by_C and self.route == "cyipopt" and C > 1.0), C=C, gamma_ini=gamma_ini,
             cv_accuracy=cv_acc, start_complementarity=start_compl,
             gamma_l1=float(np.sum(np.abs(res.gamma))), n_selected=int(self.support_.sum()),

@@ -1,0 +1,342 @@
+"""Problem (20) of Jimenez-Cordero, Morales & Pineda (2021) solved in gamma alone (the "reduced" route).
+
+For fixed gamma the rest of (20) is convex: minimising -(1 - C2) L(alpha, nu, lam0, lamC) over the points
+with (20b) G a = s, lam0, lamC >= 0 and (20d) is (1 - C2) times the Wolfe dual of the SVM dual (18), whose
+optimum is the SVM dual's optimal value (weak duality gives >=, the SVM's own KKT point gives =). So (20) is
+
+    min_{gamma >= 0}  F(gamma) = C2 ||gamma||_p^p + (1 - C2) V(gamma),
+    V(gamma) = max { e'a - 1/2 a' G(gamma) a : y'a = 0, 0 <= a <= C }   (the SVM dual's value),
+
+and at a point of (20) with (20b) exact and complementarity, (20a) = F(gamma). The Gaussian kernel (13) is
+positive definite on distinct points, so the SVM's alpha is unique, V is continuously differentiable and
+Danskin's theorem gives its gradient at the SVM's solution a*:
+
+    dV/dgamma_j = -1/2 a*' dG/dgamma_j a* = 1/2 q_j,   q = pair_sqdiff_sums(beta beta' * K),  beta = y * a*,
+
+the gamma part of :meth:`MMFSProblem.gradient`. One evaluation is one SVM solve (libsvm, tolerance
+:data:`SVM_TOL`, through scikit-learn's private binding as SVM-RFE does, SVC as the fallback) on an n x n
+kernel plus a few (n x n) @ (n x M) products (~1 ms of CPU on colon 56 x 2000). The bound-constrained
+problem in M variables is solved with L-BFGS-B (scipy), then, once the support {j: gamma_j > 0} has settled,
+by projected Newton steps on it (:func:`newton_polish`, with the Hessian of F on the support from implicit
+differentiation of the SVM's KKT equations, :meth:`SVMValue.hessian_free`). The alpha behind each evaluation
+has its free part re-solved from those KKT equations (:meth:`SVMValue.refine`). The NLP (20) in cyipopt
+carries gamma and 3n + 1 dual variables with n equality constraints, and reaches the same points in many
+more (and dearer) iterations (benchmarks/RESULTS.md, "Issue 20 goal 2").
+
+V is not twice differentiable where the SVM's support set changes, and (20) is non-convex: from one start a
+different algorithm may end at a different local optimum. Where the problem has one optimum near the start
+the routes agree (tests/test_mmfs_reduced.py); the benchmark records where they do not.
+
+Objective reported: F(gamma), which is (20a) at gamma with the SVM's exact solution. Ipopt's (20a) at its
+own last iterate can sit slightly below F(max(gamma, 0)): its bound relaxation (bound_relax_factor 1e-8)
+lets the ~2000 zero gammas go to -1e-8 each, which lowers ||gamma||_1 by ~2e-5 on colon. Compare routes by F
+at max(gamma, 0) (:func:`reduced_objective`).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from .mmfs_nlp import MMFSProblem, MMFSResult, pair_sqdiff_sums, sq_dists
+
+try:  # private libsvm binding of scikit-learn (see methods/svm_rfe.py, "Per-step overhead")
+    from sklearn.svm import _libsvm
+except ImportError:  # pragma: no cover - a future scikit-learn
+    _libsvm = None
+
+#: libsvm's stopping tolerance (maximal KKT violation) for the SVM inside F: the gradient of F is exact
+#: only at the SVM's optimum, and L-BFGS-B's line search needs F to ~1e-12.
+SVM_TOL = 1e-12
+#: L-BFGS-B pairs (``maxcor``) and stopping rules: relative reduction of F below FTOL (scipy's
+#: factr * eps), or projected gradient below GTOL.
+LBFGSB_HISTORY = 20
+FTOL = 1e-15
+GTOL = 1e-10
+#: L-BFGS-B is restarted (fresh memory, at most MAX_RESTARTS times) when it stops on "relative reduction"
+#: with the projected gradient of F above RESTART_PGTOL.
+MAX_RESTARTS = 10
+RESTART_PGTOL = 1e-7
+#: Status after the restarts: "ok" when L-BFGS-B converged (or the projected gradient is below
+#: RESTART_PGTOL), "acceptable" when it stalled with the projected gradient below ACCEPTABLE_PGTOL.
+ACCEPTABLE_PGTOL = 1e-3
+#: ``newton=True``: once the set of positive gamma_j has not changed for NEWTON_AFTER L-BFGS-B iterations,
+#: :func:`newton_polish` takes over on it (L-BFGS-B otherwise needs hundreds of iterations there: F's
+#: curvature on the ~20 selected widths is ill-conditioned); L-BFGS-B resumes if Newton stops short.
+NEWTON_AFTER = 30
+
+
+class _TimeUp(Exception):
+    pass
+
+
+class SVMValue:
+    """F(gamma), its gradient and the SVM's alpha at gamma, for problem (20) in gamma alone."""
+
+    def __init__(self, X, y, C, C2, p=1.0, svm_tol=SVM_TOL):
+        self.X = np.ascontiguousarray(X, dtype=float)
+        self.X2 = self.X**2
+        self.y = np.asarray(y, dtype=float)
+        self.y01 = (self.y > 0).astype(np.float64)  # SVC's label encoding: index into classes_ = [-1, 1]
+        self.C, self.C2, self.p, self.svm_tol = float(C), float(C2), float(p), float(svm_tol)
+        if self.p < 1.0:
+            raise ValueError(f"the reduced route needs p >= 1 (||gamma||_p^p differentiable at 0), got p={p}")
+        self.direct = _libsvm is not None
+        self.n_eval = 0
+
+    def kernel(self, gamma):
+        on = gamma > 0.0  # zero widths do not enter the kernel: cheaper once most gamma_j are at 0
+        return np.exp(-sq_dists(self.X[:, on], gamma[on]))
+
+    def svm_alpha(self, K):
+        """alpha of the SVM dual (18) on the precomputed kernel K (libsvm, tolerance ``svm_tol``)."""
+        if self.direct:
+            try:
+                _libsvm.set_verbosity_wrap(0)
+                support, _, _, dual_coef, *_ = _libsvm.fit(
+                    np.ascontiguousarray(K), self.y01, svm_type=0, kernel="precomputed", degree=3, gamma=0.0,
+                    coef0=0.0, tol=self.svm_tol, C=self.C, nu=0.0, epsilon=0.0, class_weight=np.ones(2),
+                    sample_weight=np.empty(0), shrinking=0, probability=0, cache_size=200.0, max_iter=-1,
+                    random_seed=0)  # fmt: skip
+                alpha = np.zeros(self.y.size)
+                alpha[support] = np.abs(dual_coef.ravel())
+                return np.clip(alpha, 0.0, self.C)
+            except (TypeError, ValueError, AttributeError):  # the private API changed: public route
+                self.direct = False
+        from sklearn.svm import SVC
+
+        svc = SVC(C=self.C, kernel="precomputed", tol=self.svm_tol, shrinking=False).fit(K, self.y)
+        alpha = np.zeros(self.y.size)
+        alpha[svc.support_] = np.abs(svc.dual_coef_.ravel())
+        return np.clip(alpha, 0.0, self.C)
+
+    def refine(self, K, alpha, with_nu=False):
+        """alpha with its free part (0 < alpha_i < C) re-solved from the SVM's KKT equations on that support,
+        G_SS a_S + nu y_S = e_S - G_SB a_B, y_S'a_S = -y_B'a_B (B: alpha_i = C), when the solution stays in
+        (0, C); else libsvm's alpha. libsvm stops at a KKT violation of ``svm_tol``, which on a nearly
+        singular kernel (smallest eigenvalue 1e-7 at WDBC's optimum) leaves alpha, and Danskin's gradient
+        with it, off by ~1e-5; the linear solve is exact to rounding."""
+        C, y = self.C, self.y
+        edge = 1e-9 * C
+        S = (alpha > edge) & (alpha < C - edge)
+        if not S.any():
+            return (alpha, None) if with_nu else alpha
+        B = alpha >= C - edge
+        G = (y[:, None] * K) * y[None, :]
+        k = int(S.sum())
+        A = np.zeros((k + 1, k + 1))
+        A[:k, :k] = G[np.ix_(S, S)]
+        A[:k, k] = A[k, :k] = y[S]
+        rhs = np.concatenate([1.0 - G[np.ix_(S, B)] @ np.full(int(B.sum()), C), [-C * y[B].sum()]])
+        try:
+            sol = np.linalg.solve(A, rhs)
+        except np.linalg.LinAlgError:
+            return (alpha, None) if with_nu else alpha
+        if not np.all(np.isfinite(sol)) or np.any(sol[:k] <= 0.0) or np.any(sol[:k] >= C):
+            return (alpha, None) if with_nu else alpha
+        out = np.where(B, C, 0.0)
+        out[S] = sol[:k]
+        return (out, float(sol[k])) if with_nu else out
+
+    def penalty(self, gamma):
+        return float(gamma.sum()) if self.p == 1.0 else float(np.sum(gamma**self.p))
+
+    def __call__(self, gamma):
+        """(F(gamma), grad F(gamma)) for gamma >= 0."""
+        self.n_eval += 1
+        gamma = np.maximum(np.asarray(gamma, dtype=float), 0.0)
+        K = self.kernel(gamma)
+        alpha = self.refine(K, self.svm_alpha(K))
+        beta = self.y * alpha
+        V = alpha.sum() - 0.5 * beta @ K @ beta
+        q = pair_sqdiff_sums(self.X, self.X2, np.outer(beta, beta) * K)
+        pen_grad = np.ones_like(gamma) if self.p == 1.0 else self.p * gamma ** (self.p - 1.0)
+        w = 1.0 - self.C2
+        return self.C2 * self.penalty(gamma) + w * V, self.C2 * pen_grad + 0.5 * w * q
+
+
+    def hessian_free(self, gamma, free):
+        """Hessian of F on the coordinates ``free`` (boolean mask), where the SVM's support set is locally fixed:
+
+            d2V/dgamma_j dgamma_k = -1/2 sum_il beta_i beta_l K_il D^j_il D^k_il + (y R)_S,j' Z (y R)_S,k,
+
+        R_ij = sum_l K_il D^j_il beta_l, S the free support vectors (0 < alpha_i < C) and Z the S-block of the
+        inverse of [[G_SS, y_S], [y_S', 0]] (implicit differentiation of the SVM's KKT equations; alpha at 0
+        or C does not move). Plus C2 p (p - 1) gamma^(p - 2) for p > 1."""
+        from .mmfs_nlp import pair_sqdiff_outer
+
+        gamma = np.maximum(np.asarray(gamma, dtype=float), 0.0)
+        K = self.kernel(gamma)
+        alpha = self.refine(K, self.svm_alpha(K))
+        y, C = self.y, self.C
+        beta = y * alpha
+        Xf = self.X[:, free]
+        H = -0.5 * pair_sqdiff_outer(Xf, np.outer(beta, beta) * K)
+        edge = 1e-9 * C
+        S = (alpha > edge) & (alpha < C - edge)
+        if S.any():
+            Xf2 = Xf**2
+            R = Xf2 * (K @ beta)[:, None] - 2.0 * Xf * (K @ (beta[:, None] * Xf)) + K @ (beta[:, None] * Xf2)
+            YR = y[S, None] * R[S]
+            k = int(S.sum())
+            A = np.zeros((k + 1, k + 1))
+            A[:k, :k] = (y[S, None] * K[np.ix_(S, S)]) * y[None, S]
+            A[:k, k] = A[k, :k] = y[S]
+            rhs = np.vstack([YR, np.zeros((1, YR.shape[1]))])
+            H += YR.T @ np.linalg.lstsq(A, rhs, rcond=None)[0][:k]
+        H = (1.0 - self.C2) * 0.5 * (H + H.T)
+        if self.p != 1.0:
+            g_free = np.maximum(gamma[free], 1e-12)
+            H[np.diag_indices_from(H)] += self.C2 * self.p * (self.p - 1.0) * g_free ** (self.p - 2.0)
+        return H
+
+
+def newton_polish(fun, gamma, max_iter=30, pgtol=1e-10):
+    """Projected Newton on F from ``gamma`` (near a local optimum, its support set found): steps on the
+    coordinates that are positive or have a negative gradient, with :meth:`SVMValue.hessian_free` made
+    positive definite (eigenvalues floored), projection on gamma >= 0 and Armijo backtracking on F.
+    Returns (gamma, F, iterations); F never increases."""
+    gamma = np.maximum(np.asarray(gamma, dtype=float), 0.0)
+    f, g = fun(gamma)
+    for it in range(max_iter):
+        if projected_gradient(gamma, g) <= pgtol * max(1.0, abs(f)):
+            return gamma, f, it
+        free = (gamma > 0.0) | (g < 0.0)
+        H = fun.hessian_free(gamma, free)
+        lam, U = np.linalg.eigh(H)
+        floor = 1e-8 * max(float(np.max(np.abs(lam), initial=0.0)), 1e-12)
+        d = np.zeros_like(gamma)
+        d[free] = -U @ ((U.T @ g[free]) / np.maximum(lam, floor))
+        t, done = 1.0, False
+        while t > 1e-10:
+            cand = np.maximum(gamma + t * d, 0.0)
+            fc, gc = fun(cand)
+            if fc <= f + 1e-4 * (g @ (cand - gamma)) and fc <= f:
+                done = True
+                break
+            t *= 0.5
+        if not done:
+            return gamma, f, it
+        gamma, f, g = cand, fc, gc
+    return gamma, f, max_iter
+
+
+def reduced_objective(X, y, C, C2, gamma, p=1.0) -> float:
+    """F(max(gamma, 0)): (20a) at gamma with the SVM solved exactly (to compare routes' end points)."""
+    return SVMValue(X, y, C, C2, p)(np.maximum(np.asarray(gamma, dtype=float), 0.0))[0]
+
+
+def projected_gradient(gamma, grad):
+    """inf-norm of the projected gradient of F on gamma >= 0 (0 at a KKT point)."""
+    return float(np.max(np.abs(np.maximum(gamma - grad, 0.0) - gamma), initial=0.0))
+
+
+def solve_mmfs_reduced(
+    X, y, C, C2, gamma0, *, p=1.0, max_iter=3000, time_limit=None, lbfgs_history=LBFGSB_HISTORY,
+    ftol=FTOL, gtol=GTOL, svm_tol=SVM_TOL, restart_pgtol=RESTART_PGTOL, newton=True,
+    newton_after=NEWTON_AFTER,
+) -> MMFSResult:
+    """Minimise F(gamma) over gamma >= 0 from ``gamma0`` (scalar or length M): L-BFGS-B, then (``newton``)
+    projected Newton on the support once it has not changed for ``newton_after`` iterations.
+
+    Returns the point of (20) at the end: gamma, the SVM's alpha and nu (:meth:`SVMValue.refine`; libsvm's
+    alpha and intercept when the KKT solve does not apply), lam0, lamC (as :func:`svc_start` builds them),
+    objective = F(gamma) ((20a) at the SVM's exact solution; residuals["objective_20a_at_point"] is (20a) at
+    the returned point), status "ok" (converged), "acceptable" (stalled near a KKT point, see
+    :data:`ACCEPTABLE_PGTOL`), "max_iter", "time_limit" or "solver_error", ``n_iter`` = L-BFGS-B iterations
+    (Newton steps in the message), residuals: (20b) violation, bound violation, ``stationarity`` = the
+    projected gradient of F, and the point's complementarity.
+    """
+    from scipy.optimize import minimize
+
+    from .mmfs_nlp import svc_start
+
+    fun = SVMValue(X, y, C, C2, p, svm_tol)
+    M = fun.X.shape[1]
+    g0 = np.maximum(np.broadcast_to(np.asarray(gamma0, dtype=float), (M,)).copy(), 0.0)
+    t0 = time.perf_counter()
+    best = {"f": np.inf, "x": g0, "nit": 0}
+
+    def fg(x):
+        if time_limit is not None and time.perf_counter() - t0 > time_limit:
+            raise _TimeUp
+        f, g = fun(x)
+        if f < best["f"]:
+            best.update(f=f, x=np.array(x, dtype=float))
+        return f, g
+
+    class _Timed:  # F and the free-set Hessian under the time limit, for newton_polish
+        __call__ = staticmethod(fg)
+
+        @staticmethod
+        def hessian_free(x, free):
+            if time_limit is not None and time.perf_counter() - t0 > time_limit:
+                raise _TimeUp
+            return fun.hessian_free(x, free)
+
+    state = {"mask": None, "same": 0, "newton": newton}
+
+    def count(xk):
+        best["nit"] += 1
+        mask = xk > 0.0
+        state["same"] = state["same"] + 1 if state["mask"] is not None and np.array_equal(mask, state["mask"]) else 0
+        state["mask"] = mask
+        if state["newton"] and state["same"] >= newton_after:
+            raise StopIteration  # the support of gamma has settled: Newton on it (newton_polish)
+
+    gamma, n_iter, restarts, newton_iter = g0, 0, 0, 0
+    try:
+        while True:
+            state.update(mask=None, same=0)
+            res = minimize(fg, gamma, jac=True, method="L-BFGS-B", bounds=[(0.0, None)] * M, callback=count,
+                           options=dict(maxiter=max(int(max_iter) - n_iter, 1), maxfun=10 * int(max_iter) + 100,
+                                        ftol=ftol, gtol=gtol, maxcor=int(lbfgs_history)))
+            gamma, n_iter = np.maximum(res.x, 0.0), n_iter + int(res.nit)
+            message = str(res.message)
+            jac = res.jac
+            if state["newton"] and state["same"] >= newton_after:
+                state["newton"] = False  # once: if Newton does not finish, L-BFGS-B goes on from its point
+                gamma, _, k = newton_polish(_Timed(), gamma)
+                newton_iter += k
+                _, jac = fun(gamma)
+                message = f"Newton on the support after L-BFGS-B ({k} steps)"
+                if projected_gradient(gamma, jac) <= restart_pgtol:
+                    res.status, res.success = 0, True
+            pg = projected_gradient(gamma, jac)
+            if res.status == 1 or n_iter >= max_iter or pg <= restart_pgtol or restarts >= MAX_RESTARTS:
+                break
+            # L-BFGS-B ended by "relative reduction" or a failed line search ("ABNORMAL") short of a KKT
+            # point: F is not twice differentiable where the SVM's support set changes. Fresh memory.
+            restarts += 1
+        if res.status == 1 or (n_iter >= max_iter and pg > restart_pgtol):
+            status = "max_iter"
+        elif pg <= restart_pgtol or (res.success and pg <= ACCEPTABLE_PGTOL):
+            status = "ok"
+        else:
+            status = "acceptable" if pg <= ACCEPTABLE_PGTOL else "solver_error"
+    except _TimeUp:
+        gamma, n_iter, status, message = np.maximum(best["x"], 0.0), best["nit"], "time_limit", "time limit in L-BFGS-B"
+    message += f"; {restarts} restart(s), {newton_iter} Newton step(s)"
+    elapsed = time.perf_counter() - t0
+    K = fun.kernel(gamma)
+    alpha, nu, lam0, lamC, compl = svc_start(K, fun.y, fun.C, tol=svm_tol)
+    alpha_r, nu_r = fun.refine(K, fun.svm_alpha(K), with_nu=True)
+    if nu_r is not None:  # the point F is evaluated at: alpha and nu from the SVM's KKT equations
+        alpha, nu = alpha_r, nu_r
+        r = fun.y * (K @ (fun.y * alpha)) - 1.0 + nu * fun.y
+        lam0, lamC = np.maximum(r, 0.0), np.maximum(-r, 0.0)
+        compl = float(max(np.max(np.abs(lam0 * alpha)), np.max(np.abs(lamC * (fun.C - alpha)))))
+    prob = MMFSProblem(fun.X, fun.y, fun.C, fun.C2, p=fun.p)
+    z = prob.pack(gamma, alpha, nu, lam0, lamC)
+    lb, ub = prob.bounds()
+    F, grad = fun(gamma)
+    residuals = {
+        "constraint_violation": float(np.max(np.abs(prob.constraints(z)))),
+        "bound_violation": max(float(np.max(lb - z, initial=0.0)), float(np.max(z - ub, initial=0.0))),
+        "stationarity": projected_gradient(gamma, grad),
+        "complementarity": compl,
+    }
+    residuals["objective_20a_at_point"] = float(prob.objective(z))
+    return MMFSResult(gamma, alpha, nu, lam0, lamC, float(F), status,
+                      f"{message} ({fun.n_eval} SVM solves)", n_iter, elapsed, residuals)
