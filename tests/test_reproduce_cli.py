@@ -1,0 +1,104 @@
+"""Committed reproductions (issue 19 sec. 4-5): export a tiny finished campaign, index it, check it by
+rerunning sampled select jobs through the workflow, and catch a tampered record."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from svmfs import reproduce
+
+ROOT = Path(__file__).resolve().parents[1]
+#: 4 select jobs on one small draw of MIT Example 1 (the name of a mit9520 dataset, so the
+#: reproduction report has verdicts); 2 outer folds, 2 inner folds
+MINI = {
+    "campaign": "mini",
+    "reproduces": ["mit9520"],
+    "seed": 11,
+    "datasets": {"ex1_rho02": {"source": "mit_example1", "params": {"n": 40, "p": 20, "k0": 3, "rho": 0.2}}},
+    "splits": {"kind": "stratified_kfold", "n_splits": 2},
+    "inner_cv": {"n_splits": 2},
+    "final_classifier": {"linear": {"C": [0.1, 1.0]}},
+    "methods": {
+        "l1_svm": {"final": "own", "grid": {"C": [0.1, 1.0]}},
+        "svm_rfe": {"grid": {"C": [0.1], "n_features_to_select": [2, 5]}},
+    },
+}
+
+pytestmark = pytest.mark.workflow
+
+
+@pytest.fixture(scope="module")
+def mini_run(tmp_path_factory):
+    wd = tmp_path_factory.mktemp("mini")
+    cfg = wd / "mini.yaml"
+    cfg.write_text(yaml.safe_dump(MINI))
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(wd), "--cores", "2",
+           "--workflow-profile", str(ROOT / "workflow" / "profiles" / "default"),
+           "--configfile", str(cfg), "--replace-workflow-config"]  # fmt: skip
+    proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "SVMFS_MIRROR": "", "PYTHONPATH": str(ROOT / "src")}, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    return wd, cfg
+
+
+@pytest.fixture(scope="module")
+def exported(mini_run, tmp_path_factory):
+    wd, cfg = mini_run
+    dest = tmp_path_factory.mktemp("repro") / "reproduction" / "mini"
+    assert reproduce.main(["export", str(wd / "results" / "mini"), str(dest), "--configfile", str(cfg)]) == 0
+    return dest
+
+
+def test_export_holds_report_tables_figures_records_config_provenance(exported):
+    for rel in ("report/reproduction.md", "tables/reproduction.csv", "tables/summary.csv", "records.parquet",
+                "records.csv", "figures/accuracy_vs_features.png", "config.yaml", "provenance.json"):  # fmt: skip
+        assert (exported / rel).is_file(), rel
+    assert not list(exported.rglob("*.pdf")) and not (exported / "runs").exists()
+    assert yaml.safe_load((exported / "config.yaml").read_text()) == MINI
+    prov = json.loads((exported / "provenance.json").read_text())
+    assert prov["select_jobs"] == 4 and prov["wall_time_s"] > 0 and "--configfile" in prov["command"]
+    assert set(prov) >= {"job_git_sha", "job_hosts", "job_versions", "export_git_sha", "machine", "job_benchmark_s"}
+    assert sum(f.stat().st_size for f in exported.rglob("*") if f.is_file()) < reproduce.MAX_EXPORT_BYTES
+
+
+def test_index_is_deterministic_and_has_the_scorecard(exported):
+    md = reproduce.index_markdown(exported.parent)
+    assert md == reproduce.index_markdown(exported.parent)
+    assert "## Scorecard" in md and "| mit9520 | Table 1 |" in md and "[report](reproduction/mini/report/reproduction.md)" in md
+    table1 = pd.read_csv(exported / "tables" / "reproduction.csv").query("table == 'Table 1'")
+    assert (table1["runs"] > 0).sum() == 4  # ex1_rho02: test error and features of l1_svm and svm_rfe
+
+
+def test_check_passes_then_names_a_tampered_job(exported, tmp_path):
+    exported = Path(shutil.copytree(exported, tmp_path / "mini"))  # the fixture's copy stays untouched
+    lines = []
+    work = tmp_path / "rerun"
+    assert reproduce.check(exported, k=2, seed=1, workdir=work, out=lines.append) == 0, "\n".join(lines)
+    checked = [ln for ln in lines if ln.startswith("ok ")]
+    assert len(checked) == 2 and lines[-1] == "2 of 2 jobs identical on every deterministic field"
+    # the same seed picks the same jobs; tamper with the first one's committed test accuracy
+    job = checked[0].split()[1]
+    dataset, method, setting, fold = job.split("/")
+    rec = pd.read_parquet(exported / "records.parquet")
+    row = (rec.dataset == dataset) & (rec.method == method) & (rec.setting == setting) & (rec.fold == int(fold.split("-")[1]))
+    assert row.sum() == 1
+    rec.loc[row, "test_accuracy"] = rec.loc[row, "test_accuracy"] - 0.01
+    rec.to_parquet(exported / "records.parquet", index=False)
+    lines.clear()
+    assert reproduce.check(exported, k=2, seed=1, workdir=work, out=lines.append) == 1
+    assert f"DIFF {job}" in lines and any(ln.strip().startswith("test_accuracy: committed") for ln in lines)
+    assert lines[-1].endswith("; 1 differ")
+
+
+def test_cli_check_from_the_command_line(exported, tmp_path):
+    """The documented command, as a reader runs it: the jobs it checked on stdout, exit code 0."""
+    proc = subprocess.run([sys.executable, "-m", "svmfs.reproduce", "check", str(exported), "-k", "1", "--seed", "3"],
+                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr[-3000:]
+    assert proc.stdout.count("ok ex1_rho02/") == 1 and "1 of 1 jobs identical" in proc.stdout
