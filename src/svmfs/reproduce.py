@@ -5,7 +5,7 @@
     python -m svmfs.reproduce export results/<campaign> reproduction/<name> --configfile A.yaml [B.yaml ...]
     python -m svmfs.reproduce index                      # REPRODUCTION.md from reproduction/*/
     python -m svmfs.reproduce check reproduction/<name> -k 5 --seed 1 [--mirror URL]
-    python -m svmfs.reproduce restore reproduction/<name> results/<campaign>
+    python -m svmfs.reproduce restore reproduction/<name> [--configfile A.yaml ...]
 
 ``export`` copies what a reader needs into ``reproduction/<name>/``: the reproduction report, the
 tables (summary, statistics, reproduction, audits), the top-level figures as PNG, the merged
@@ -318,9 +318,119 @@ def check(folder: Path, k: int, seed: int, mirror: str | None = None, workdir: P
 
 
 # -------------------------------------------------------------------------------------------- restore
-def restore(folder: Path, results: Path, out=print) -> int:
-    """Placeholder replaced below when resumability from an export is implemented."""
-    raise SystemExit("restore: not implemented")
+#: columns of the merged store that hold JSON text (lists and dicts of the record)
+JSON_COLUMNS = ("selected", "selector_params", "final_params", "versions", "scores", "selected_names")
+
+
+def _record_of(row: pd.Series) -> dict:
+    """A select job's record rebuilt from its row of the merged store (the JSON-only per-feature fields,
+    e.g. ``ranking`` and ``weights``, are not in the store and stay out)."""
+    rec = {}
+    for col, v in row.items():
+        if col in JSON_COLUMNS and isinstance(v, str) and v[:1] in "[{":
+            v = json.loads(v)
+        elif isinstance(v, np.generic):
+            v = v.item()
+        rec[col] = v
+    return rec
+
+
+def _git_ok(sha: str, files: list[Path]) -> str | None:
+    """None if ``files`` are unchanged from commit ``sha`` to the working tree, else why not."""
+    if not sha or sha == "unknown" or sha.endswith("-dirty"):
+        return "code unknown (record made from a dirty or unknown tree)"
+    git = ["git", "-C", str(ROOT)]
+    if subprocess.run([*git, "cat-file", "-e", f"{sha}^{{commit}}"], capture_output=True).returncode != 0:
+        return "code unknown (commit not in this clone)"
+    rel = [str(f.relative_to(ROOT)) for f in files]
+    if subprocess.run([*git, "diff", "--quiet", sha, "--", *rel], capture_output=True).returncode != 0:
+        return "code changed"
+    return None
+
+
+def restorable(config: dict, records: pd.DataFrame) -> tuple[list[pd.Series], dict[str, int]]:
+    """The committed records a campaign with ``config`` may reuse: same job, same ``config_hash`` of the
+    job's config slice, and its method module and the select rule's script unchanged since the record's
+    commit. Returns the rows and a count of the other jobs by reason."""
+    from .config import campaign_methods, job_config, select_jobs, validate_schema
+    from .methods.registry import get_method
+    from .results.record import config_hash
+
+    config = validate_schema(yaml.safe_load(yaml.safe_dump(config)))
+    by_key = {tuple(r[k] for k in JOB_KEY): r for _, r in records.iterrows()}
+    methods = campaign_methods(config)
+    ok, why, code_cache = [], {}, {}
+    for d, m, s, k in select_jobs(config):
+        row = by_key.get((d, m, s, k))
+        reason = None
+        if row is None:
+            reason = "not in the export"
+        elif row["config_hash"] != config_hash(job_config(config, d, m, s)):
+            reason = "config changed"
+        else:
+            module = get_method(methods[m].get("method", m)).target.partition(":")[0]
+            files = [ROOT / "src" / "svmfs" / "methods" / f"{module}.py", ROOT / "scripts" / "select.py"]
+            key = (str(row["git_sha"]), module)
+            if key not in code_cache:
+                code_cache[key] = _git_ok(str(row["git_sha"]), files)
+            reason = code_cache[key]
+        if reason is None:
+            ok.append(row)
+        else:
+            why[reason] = why.get(reason, 0) + 1
+    return ok, why
+
+
+def _snakemake(directory: Path, configfile: Path, *args: str, mirror: str | None = None) -> None:
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(directory), "--cores", "1",
+           "--workflow-profile", str(ROOT / "workflow" / "profiles" / "default"),
+           "--configfile", str(configfile), "--replace-workflow-config", *args]  # fmt: skip
+    if mirror:
+        cmd += ["--config", f"mirror={mirror}"]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")]))}
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if proc.returncode != 0:
+        raise SystemExit(f"snakemake failed ({proc.returncode}):\n{proc.stdout[-3000:]}\n{proc.stderr[-5000:]}")
+
+
+def restore(folder: Path, configfiles=None, directory: Path = ROOT, mirror: str | None = None, out=print) -> int:
+    """Resume a committed campaign in a fresh clone without rerunning its finished jobs.
+
+    The committed records that :func:`restorable` accepts are written back as select-job outputs under
+    ``<directory>/<results_dir>/<campaign>/runs/`` after Snakemake has prepared their datasets and splits;
+    Snakemake then marks them complete (``--touch``, which records its own metadata for them), so the
+    campaign's usual command runs only the other jobs, and later edits of a restored job's parameters
+    or code rerun it as with any job.
+    """
+    from .results.record import write_record
+
+    folder, directory = Path(folder), Path(directory)
+    configfiles = [Path(p) for p in configfiles] if configfiles else [folder / "config.yaml"]
+    config = merge_configs(configfiles)
+    merged = directory / ".svmfs-restore-config.yaml"
+    merged.write_text(yaml.safe_dump(config, sort_keys=False))
+    try:
+        rows, why = restorable(config, pd.read_parquet(folder / "records.parquet"))
+        base = directory / config.get("results_dir", "results") / config.get("campaign", "default")
+        datasets = sorted({str(r["dataset"]) for r in rows})
+        if datasets:
+            prep = [str(base / sub / f"{d}{ext}") for d in datasets
+                    for sub, ext in (("datasets", ".npz"), ("datasets", ".json"), ("splits", ".json"))]  # fmt: skip
+            _snakemake(directory, merged, *prep, mirror=mirror)
+        targets = []
+        for r in rows:
+            rec = {**_record_of(r), "restored_from": str(folder)}
+            path = _job_path(base, r)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_record(rec, path, path.with_suffix(".parquet"))
+            targets.append(str(path))
+        if targets:
+            _snakemake(directory, merged, "--touch", *targets, mirror=mirror)
+    finally:
+        merged.unlink(missing_ok=True)
+    rest = ", ".join(f"{n} {r}" for r, n in sorted(why.items()))
+    out(f"restored {len(rows)} select jobs into {base}" + (f"; to run: {rest}" if rest else ""))
+    return 0
 
 
 # ------------------------------------------------------------------------------------------------ cli
@@ -345,7 +455,9 @@ def main(argv=None) -> int:
     c.add_argument("--raw-dir", help="downloaded sources (default: the clone's data/raw)")
     r = sub.add_parser("restore", help="write a committed campaign's still-valid records back into results/<campaign>")
     r.add_argument("folder", type=Path)
-    r.add_argument("results", type=Path)
+    r.add_argument("--configfile", nargs="+", help="the campaign files to resume with (default: the export's config.yaml)")
+    r.add_argument("--directory", type=Path, default=Path.cwd(), help="the workflow's working directory (default: here)")
+    r.add_argument("--mirror", default=os.environ.get("SVMFS_MIRROR") or None)
     a = ap.parse_args(argv)
     if a.cmd == "export":
         files = export(a.results, a.dest, a.configfile, a.command)
@@ -358,7 +470,7 @@ def main(argv=None) -> int:
         return 0
     if a.cmd == "check":
         return check(a.folder, a.k, a.seed, mirror=a.mirror, workdir=a.workdir, cores=a.cores, raw_dir=a.raw_dir)
-    return restore(a.folder, a.results)
+    return restore(a.folder, a.configfile, a.directory, a.mirror)
 
 
 if __name__ == "__main__":
