@@ -102,3 +102,50 @@ def test_cli_check_from_the_command_line(exported, tmp_path):
                           capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})  # fmt: skip
     assert proc.returncode == 0, proc.stdout + proc.stderr[-3000:]
     assert proc.stdout.count("ok ex1_rho02/") == 1 and "1 of 1 jobs identical" in proc.stdout
+
+
+def _dry_run_jobs(directory: Path, cfg: Path) -> str:
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(directory), "-n",
+           "--workflow-profile", str(ROOT / "workflow" / "profiles" / "default"),
+           "--configfile", str(cfg), "--replace-workflow-config"]  # fmt: skip
+    proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return proc.stdout + proc.stderr
+
+
+def test_restore_resumes_a_fresh_clone_and_snakemake_still_reruns_changed_jobs(mini_run, exported, tmp_path, monkeypatch):
+    _, cfg = mini_run
+    monkeypatch.setattr(reproduce, "_git_ok", lambda sha, files: None)  # the method code is the record's (tested below)
+    lines = []
+    clone = tmp_path / "clone"
+    clone.mkdir()
+    assert reproduce.restore(exported, [cfg], clone, out=lines.append) == 0
+    assert lines == [f"restored 4 select jobs into {clone / 'results' / 'mini'}"]
+    rec = json.loads((clone / "results/mini/runs/ex1_rho02/l1_svm/default/fold-0.json").read_text())
+    assert rec["restored_from"] == str(exported) and rec["fold"] == 0 and isinstance(rec["selected"], list)
+    plan = _dry_run_jobs(clone, cfg)
+    assert "collect" in plan and not any(ln.split()[:1] == ["select"] for ln in plan.splitlines())
+    # a parameter of svm_rfe changed after the restore: Snakemake reruns its two jobs (its metadata was recorded)
+    changed = tmp_path / "changed.yaml"
+    cfg2 = yaml.safe_load(cfg.read_text())
+    cfg2["methods"]["svm_rfe"]["grid"]["n_features_to_select"] = [2, 4]
+    changed.write_text(yaml.safe_dump(cfg2))
+    assert any(ln.split()[:2] == ["select", "2"] for ln in _dry_run_jobs(clone, changed).splitlines())
+    # restoring with the changed config leaves svm_rfe's records out: their config hash differs
+    other = tmp_path / "other"
+    other.mkdir()
+    lines.clear()
+    reproduce.restore(exported, [changed], other, out=lines.append)
+    assert lines == [f"restored 2 select jobs into {other / 'results' / 'mini'}; to run: 2 config changed"]
+    assert not (other / "results/mini/runs/ex1_rho02/svm_rfe").exists()
+
+
+def test_restore_code_rule():
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    root = subprocess.run(["git", "-C", str(ROOT), "rev-list", "--max-parents=0", "HEAD"], capture_output=True, text=True).stdout.split()[0]
+    assert reproduce._git_ok(head + "-dirty", [ROOT / "README.md"]).startswith("code unknown")
+    assert reproduce._git_ok("0" * 40, [ROOT / "README.md"]) == "code unknown (commit not in this clone)"
+    assert reproduce._git_ok(root, [ROOT / "README.md"]) == "code changed"
+    clean = ROOT / "constraints.txt"  # unchanged from HEAD in any working tree that runs the tests unmodified
+    if subprocess.run(["git", "-C", str(ROOT), "diff", "--quiet", "HEAD", "--", "constraints.txt"]).returncode == 0:
+        assert reproduce._git_ok(head, [clean]) is None

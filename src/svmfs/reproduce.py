@@ -411,7 +411,8 @@ def restore(folder: Path, configfiles=None, directory: Path = ROOT, mirror: str 
     merged.write_text(yaml.safe_dump(config, sort_keys=False))
     try:
         rows, why = restorable(config, pd.read_parquet(folder / "records.parquet"))
-        base = directory / config.get("results_dir", "results") / config.get("campaign", "default")
+        # paths as the rules spell them: relative to the working directory unless results_dir is absolute
+        base = Path(config.get("results_dir", "results")) / config.get("campaign", "default")
         datasets = sorted({str(r["dataset"]) for r in rows})
         if datasets:
             prep = [str(base / sub / f"{d}{ext}") for d in datasets
@@ -421,15 +422,15 @@ def restore(folder: Path, configfiles=None, directory: Path = ROOT, mirror: str 
         for r in rows:
             rec = {**_record_of(r), "restored_from": str(folder)}
             path = _job_path(base, r)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_record(rec, path, path.with_suffix(".parquet"))
+            (directory / path).parent.mkdir(parents=True, exist_ok=True)
+            write_record(rec, directory / path, (directory / path).with_suffix(".parquet"))
             targets.append(str(path))
         if targets:
-            _snakemake(directory, merged, "--touch", *targets, mirror=mirror)
+            _snakemake(directory, merged, "--touch", "--force", *targets, mirror=mirror)  # forced: metadata recorded
     finally:
         merged.unlink(missing_ok=True)
     rest = ", ".join(f"{n} {r}" for r, n in sorted(why.items()))
-    out(f"restored {len(rows)} select jobs into {base}" + (f"; to run: {rest}" if rest else ""))
+    out(f"restored {len(rows)} select jobs into {directory / base}" + (f"; to run: {rest}" if rest else ""))
     return 0
 
 
