@@ -233,3 +233,30 @@ def test_scorecard_counts_every_verdict():
     assert (card[["run", "not run", "no verdict"]].sum(axis=1) == t.groupby("table", sort=False).size()).all()
     md = reproduction_markdown(t, "fixture")
     assert "## Unexplained gaps and what was tried" in md and "ionosphere / svm_linear default test_accuracy" in md
+
+
+def test_index_counts_every_published_number_once(tmp_path):
+    """REPRODUCTION.md over two committed campaigns and a reduced one: each number once, the campaign
+    that ran it wins, the reduced run stays out of the scorecard; the same folders give the same text."""
+    from svmfs.reproduce import index_markdown, merged_verdicts, _load_campaigns
+
+    def commit(name, records, reduced=False):
+        d = tmp_path / name / "tables"
+        d.mkdir(parents=True)
+        reproduction_table(records, ["rinaldi2010"]).to_csv(d / "reproduction.csv", index=False)
+        (tmp_path / name / "provenance.json").write_text(json.dumps({"reduced": reduced, "select_jobs": len(records), "command": "c"}))
+
+    commit("a_colon", _records())
+    commit("b_iono", _ionosphere(IONO))
+    commit("c_reduced", _ionosphere([0.95] * 10), reduced=True)
+    merged = merged_verdicts([c for c in _load_campaigns(tmp_path) if not c[2]["reduced"]])
+    n = {p: sum(e["paper"] == p for e in published()["entries"]) for p in published()["papers"]}
+    assert len(merged) == sum(n.values()) and merged["key"].is_unique
+    r = merged[merged.key == "rinaldi2010|Tables 1-2|ionosphere|svm_linear|test_accuracy||"].iloc[0]
+    assert (r.campaign, r.verdict) == ("b_iono", "gap, unexplained")  # not a_colon's "dataset not in campaign"
+    assert merged[merged.key == "rinaldi2010|Tables 1-2|colon|svm_linear|test_accuracy||"].iloc[0].campaign == "a_colon"
+    assert merged[merged.key == "jimenez2021|Table 2|wdbc|svm_rbf|test_accuracy||"].iloc[0].verdict == "not run: no committed campaign"
+    md = index_markdown(tmp_path)
+    assert md == index_markdown(tmp_path)
+    assert "| rinaldi2010 | Tables 1-2 | 54 | 9 |" in md and "## Reduced runs" in md and "### `c_reduced`" in md
+    assert "ionosphere / svm_linear default test_accuracy" in md.split("## Unexplained gaps")[1].split("## Campaigns")[0]

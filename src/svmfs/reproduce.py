@@ -92,6 +92,7 @@ def provenance(results: Path, records: pd.DataFrame, configfiles, command: str |
         "job_benchmark_s": round(job_s, 1),
         "wall_time_s": round(span, 1) if span is not None else None,
         "configfiles": [str(p) for p in configfiles],
+        "reduced": any("reduced" in Path(p).parts for p in configfiles),
         "command": command or (
             "snakemake --cores 2 --workflow-profile workflow/profiles/default --configfile "
             + " ".join(str(p) for p in configfiles) + " --replace-workflow-config"
@@ -145,44 +146,62 @@ def _load_campaigns(root: Path) -> list[tuple[str, pd.DataFrame, dict]]:
         if not csv.is_file():
             continue
         prov = json.loads((d / "provenance.json").read_text()) if (d / "provenance.json").is_file() else {}
-        out.append((d.name, pd.read_csv(csv, keep_default_na=False, na_values=[""]), prov))
+        t = pd.read_csv(csv, keep_default_na=False, na_values=[""])
+        if "key" not in t or "verdict" not in t:
+            raise SystemExit(f"{csv}: made before verdicts (no key / verdict column); rerun its reproduction rule and export again")
+        out.append((d.name, t, prov))
     return out
 
 
-def _entry_key(t: pd.DataFrame) -> pd.Series:
-    """One published number: paper, table, dataset, method, metric and the published value (the
-    setting only where the entry fixes it: a ``best_setting`` entry's setting is ours)."""
-    fixed = t["note"].fillna("").str.contains("; ours: ") | t["note"].fillna("").str.startswith("ours: ")
-    setting = t["setting"].where(~fixed, "").fillna("").astype(str)
-    cols = [t[c].fillna("").astype(str) for c in ("paper", "table", "dataset", "method", "metric", "published")]
-    return cols[0].str.cat([*cols[1:], setting], sep="|")
+def _unexported() -> pd.DataFrame:
+    """Every published number as no committed campaign has it: not run (or published without a number)."""
+    from .analysis.reproduction import COLUMNS, entry_key, published
+
+    unavailable = published().get("unavailable", {})
+    rows = []
+    for e in published()["entries"]:
+        row = {c: None for c in COLUMNS}
+        row.update({k: e.get(k) for k in ("paper", "table", "dataset", "method", "setting", "metric", "note")})
+        v = e.get("value")
+        row["published"] = " ".join(map(str, v)) if isinstance(v, list) else v
+        row["key"] = entry_key(e)
+        if v is None:
+            row["verdict"] = "no verdict: published without a number"
+        elif e["dataset"] in unavailable:
+            row["verdict"] = f"not run: no public source ({unavailable[e['dataset']]})"
+        else:
+            row["verdict"] = "not run: no committed campaign"
+        rows.append(row)
+    return pd.DataFrame(rows, columns=COLUMNS)
 
 
 def merged_verdicts(campaigns) -> pd.DataFrame:
     """Every published number once: the verdict of the campaign that ran it (a run before a
-    no-verdict before a not-run; then more runs; then the campaign's name)."""
-    from .analysis.reproduction import verdict_kind
+    no-verdict before a not-run; then more runs; then the campaign's name); a number no committed
+    campaign lists is "not run: no committed campaign" (campaign "~")."""
+    from .analysis.reproduction import published, verdict_kind
 
     rank = {"agrees": 0, "gap explained": 0, "gap unexplained": 0, "no verdict": 1, "not run": 2}
     frames = []
-    for name, t, _ in campaigns:
+    for name, t, _ in [*campaigns, ("~", _unexported(), {})]:  # "~": after every campaign's name
         t = t.copy()
         t["campaign"] = name
-        t["key"] = _entry_key(t)
-        t["rank"] = t["verdict"].map(lambda v: rank[verdict_kind(v)])
+        t["rank"] = t["verdict"].map(lambda v: rank[verdict_kind(v)]) + (name == "~")
         t["order"] = np.arange(len(t))
         frames.append(t)
-    if not frames:
-        return pd.DataFrame()
     allrows = pd.concat(frames, ignore_index=True)
+    position = dict(zip(frames[-1]["key"], frames[-1]["order"]))  # the entry's place in published.yaml
+    allrows["order"] = allrows["key"].map(position).fillna(len(position))
     allrows["neg_runs"] = -allrows["runs"].fillna(0).astype(float)
     best = allrows.sort_values(["rank", "neg_runs", "campaign"], kind="stable").drop_duplicates("key")
-    return best.sort_values(["paper", "order"], kind="stable").reset_index(drop=True)
+    papers = {p: i for i, p in enumerate(published()["papers"])}
+    best["paper_order"] = best["paper"].map(papers)
+    return best.sort_values(["paper_order", "order"], kind="stable").drop(columns="paper_order").reset_index(drop=True)
 
 
 def index_markdown(root: Path = ROOT / "reproduction") -> str:
     """REPRODUCTION.md: the scorecard over every committed campaign, the unexplained gaps, the campaigns."""
-    from .analysis.reproduction import RULE, published, scorecard, scorecard_markdown, unexplained_markdown
+    from .analysis.reproduction import scorecard, scorecard_markdown
 
     campaigns = _load_campaigns(root)
     out = [
@@ -193,8 +212,20 @@ def index_markdown(root: Path = ROOT / "reproduction") -> str:
         "the campaign that ran it (the one with the most runs).",
         "",
     ]
-    if not campaigns:
-        return "\n".join(out + ["No campaign has been exported yet (`python -m svmfs.reproduce export`)."]) + "\n"
+    reduced = [c for c in campaigns if c[2].get("reduced")]
+    out += _index_body([c for c in campaigns if not c[2].get("reduced")])
+    if reduced:
+        out += ["## Reduced runs (CI size, not the papers' sizes: left out of the scorecard above)", ""]
+        for name, t, prov in reduced:
+            out += [f"### `{name}`", "", f"[report](reproduction/{name}/report/reproduction.md); `{prov.get('command', '')}`", ""]
+            out += scorecard_markdown(scorecard(t)) + [""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _index_body(campaigns) -> list[str]:
+    from .analysis.reproduction import RULE, published, scorecard, unexplained_markdown
+
+    out = []
     merged = merged_verdicts(campaigns)
     card = scorecard(merged)
     by = merged.groupby(["paper", "table"], sort=False)["campaign"].agg(
@@ -213,12 +244,16 @@ def index_markdown(root: Path = ROOT / "reproduction") -> str:
     out += ["## Unexplained gaps and what was tried", ""]
     gaps = unexplained_markdown(merged)
     out += [f"{g} (campaign `{c}`)" for g, c in zip(gaps, merged[merged["verdict"].astype(str).str.startswith("gap, unexplained")]["campaign"])] or ["None."]
-    out += ["", "## Campaigns", "", "| campaign | report | select jobs | job commit(s) | command |", "|---|---|---|---|---|"]
+    out += ["", "## Campaigns", ""]
+    if not campaigns:
+        return out + ["No full campaign has been exported yet: `python -m svmfs.reproduce export results/<campaign> "
+                      "reproduction/<campaign> --configfile ...`, then `python -m svmfs.reproduce index`.", ""]  # fmt: skip
+    out += ["| campaign | report | select jobs | job commit(s) | command |", "|---|---|---|---|---|"]
     for name, _, prov in campaigns:
         shas = ", ".join(s[:12] + ("-dirty" if s.endswith("-dirty") else "") for s in prov.get("job_git_sha", {}))
         out.append(f"| `{name}` | [report](reproduction/{name}/report/reproduction.md) | {prov.get('select_jobs', '')} | "
                    f"{shas} | `{prov.get('command', '')}` |")  # fmt: skip
-    return "\n".join(out).rstrip() + "\n"
+    return out + [""]
 
 
 # ---------------------------------------------------------------------------------------------- check

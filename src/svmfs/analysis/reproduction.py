@@ -22,8 +22,14 @@ from ..results.record import FLOAT_FORMAT
 COLUMNS = [
     "paper", "table", "dataset", "method", "setting", "metric", "published", "published_sd",
     "published_ci_low", "published_ci_high", "ours", "ours_sd", "ci_low", "ci_high", "runs", "failures",
-    "difference", "verdict", "assumption", "tried", "note",
+    "difference", "verdict", "assumption", "tried", "note", "key",
 ]  # fmt: skip
+
+
+def entry_key(e: dict) -> str:
+    """The published number's identity (unique in published.yaml): paper, table, dataset, method, metric,
+    and the entry's own setting and aggregate; the index of committed campaigns matches rows on it."""
+    return "|".join(str(e.get(k) or "") for k in ("paper", "table", "dataset", "method", "metric", "setting", "aggregate"))
 
 
 @cache
@@ -220,7 +226,7 @@ def reproduction_table(records: pd.DataFrame, papers: list[str], optimism: pd.Da
     for e in (e for e in pub["entries"] if e["paper"] in papers):
         row = {c: None for c in COLUMNS}
         row.update({k: e.get(k) for k in ("paper", "table", "dataset", "method", "setting", "metric", "note")})
-        row["published"], row["published_sd"] = e.get("value"), e.get("sd")
+        row["published"], row["published_sd"], row["key"] = e.get("value"), e.get("sd"), entry_key(e)
         rows = records[(groups == e["dataset"]) & (records["method"] == e["method"])]
         if e.get("value") is None and (rows.empty or e["metric"] == "top5_features"):
             row["verdict"] = "no verdict: published without a number"
