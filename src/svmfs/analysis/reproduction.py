@@ -197,7 +197,9 @@ def verdict(e: dict, vals, setting=None, optimism: pd.DataFrame | None = None) -
 
             half = float(t.ppf(0.975, n_pub - 1) * float(e["sd"]) / np.sqrt(n_pub))
             out["published_ci_low"], out["published_ci_high"] = pub - max(half, r), pub + max(half, r)
-        out["assumption"] = assumption
+        out["assumption"] = "; ".join(filter(None, (out["assumption"], assumption))) or None
+    if len(vals) > 1 and lo == hi:
+        out["assumption"] = "every run gave the same value: our interval is a point"
     tol = 1e-9 * max(1.0, abs(pub))
     if out["published_ci_low"] <= hi + tol and lo - tol <= out["published_ci_high"]:
         out["verdict"] = "agrees"
