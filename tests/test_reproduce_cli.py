@@ -149,3 +149,30 @@ def test_restore_code_rule():
     clean = ROOT / "constraints.txt"  # unchanged from HEAD in any working tree that runs the tests unmodified
     if subprocess.run(["git", "-C", str(ROOT), "diff", "--quiet", "HEAD", "--", "constraints.txt"]).returncode == 0:
         assert reproduce._git_ok(head, [clean]) is None
+
+
+def test_partial_export_restore_and_finish_give_the_same_tables(mini_run, tmp_path, monkeypatch):
+    """Session 1 stops after two of the four select jobs and exports them; session 2 (a fresh directory)
+    restores them, runs the rest, and ends with the same records.csv and summary as one uninterrupted run."""
+    wd, cfg = mini_run
+    monkeypatch.setattr(reproduce, "_git_ok", lambda sha, files: None)
+    partial = tmp_path / "session1" / "results" / "mini"
+    for rel in ("runs/ex1_rho02/l1_svm/default/fold-0.json", "runs/ex1_rho02/svm_rfe/default/fold-1.json"):
+        (partial / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(wd / "results" / "mini" / rel, partial / rel)
+    dest = tmp_path / "reproduction" / "mini"
+    reproduce.export(partial, dest, [cfg])
+    assert json.loads((dest / "provenance.json").read_text())["partial"] is True and not (dest / "tables").exists()
+    lines = []
+    clone = tmp_path / "session2"
+    clone.mkdir()
+    reproduce.restore(dest, [cfg], clone, out=lines.append)
+    assert lines == [f"restored 2 select jobs into {clone / 'results' / 'mini'}; to run: 2 not in the export"]
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(clone), "--cores", "2",
+           "--workflow-profile", str(ROOT / "workflow" / "profiles" / "default"),
+           "--configfile", str(cfg), "--replace-workflow-config"]  # fmt: skip
+    proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert (proc.stdout + proc.stderr).count("rule select:\n") == 2  # (local)rule select: only the two not restored
+    for rel in ("records.csv", "tables/summary.csv", "tables/reproduction.csv"):
+        assert (clone / "results" / "mini" / rel).read_bytes() == (wd / "results" / "mini" / rel).read_bytes(), rel

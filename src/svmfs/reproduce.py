@@ -102,22 +102,34 @@ def provenance(results: Path, records: pd.DataFrame, configfiles, command: str |
 
 def export(results: Path, dest: Path, configfiles, command: str | None = None) -> list[Path]:
     """Copy a finished campaign's results into ``dest`` (see the module docstring); return the files."""
+    from .results.record import read_records, write_store
+
     results, dest = Path(results), Path(dest)
-    if not (results / "records.parquet").is_file():
-        raise SystemExit(f"{results}: no records.parquet (is the campaign finished?)")
     if not configfiles:
         raise SystemExit("export: --configfile is required (the campaign files the run used, in order)")
     config = merge_configs(configfiles)
-    records = pd.read_parquet(results / "records.parquet")
+    partial = not (results / "records.parquet").is_file()
+    if partial:  # an unfinished campaign: its finished select jobs only, to resume from (restore)
+        done = sorted((results / "runs").glob("*/*/*/fold-*.json"))
+        if not done:
+            raise SystemExit(f"{results}: no records.parquet and no finished select job")
+        records = read_records(done)
+    else:
+        records = pd.read_parquet(results / "records.parquet")
     names = set(records["campaign"].astype(str))
     if names != {config.get("campaign", "default")}:
         raise SystemExit(f"export: the records are of campaign(s) {sorted(names)}, the config names {config.get('campaign')!r}")
     if dest.exists():
         shutil.rmtree(dest)
-    wanted = [results / "records.parquet", results / "records.csv"]
-    wanted += sorted((results / "report").glob("*.md"))
-    wanted += sorted(p for p in (results / "tables").glob("*") if p.suffix in (".csv", ".md", ".tex"))
-    wanted += sorted((results / "figures").glob("*.png"))
+    if partial:
+        dest.mkdir(parents=True)
+        write_store(records, dest / "records.parquet", dest / "records.csv")
+    wanted = []
+    if not partial:  # (a partial export takes no report or table: they would be an earlier run's)
+        wanted += [results / "records.parquet", results / "records.csv"]
+        wanted += sorted((results / "report").glob("*.md"))
+        wanted += sorted(p for p in (results / "tables").glob("*") if p.suffix in (".csv", ".md", ".tex"))
+        wanted += sorted((results / "figures").glob("*.png"))
     files = []
     for src in wanted:
         if src.is_file():
@@ -129,9 +141,9 @@ def export(results: Path, dest: Path, configfiles, command: str | None = None) -
         "# The campaign config of this export: " + " + ".join(str(p) for p in configfiles) + " (merged)\n"
         + yaml.safe_dump(config, sort_keys=False)
     )  # fmt: skip
-    prov = provenance(results, records, configfiles, command)
+    prov = {**provenance(results, records, configfiles, command), "partial": partial}
     (dest / "provenance.json").write_text(json.dumps(prov, indent=1, sort_keys=True) + "\n")
-    files += [dest / "config.yaml", dest / "provenance.json"]
+    files += [dest / "config.yaml", dest / "provenance.json"] + ([dest / "records.parquet", dest / "records.csv"] if partial else [])
     size = sum(f.stat().st_size for f in files)
     if size > MAX_EXPORT_BYTES:
         raise SystemExit(f"export: {size / 2**20:.1f} MB in {dest}, over the {MAX_EXPORT_BYTES / 2**20:.0f} MB limit")
