@@ -176,3 +176,21 @@ def test_partial_export_restore_and_finish_give_the_same_tables(mini_run, tmp_pa
     assert (proc.stdout + proc.stderr).count("rule select:\n") == 2  # (local)rule select: only the two not restored
     for rel in ("records.csv", "tables/summary.csv", "tables/reproduction.csv"):
         assert (clone / "results" / "mini" / rel).read_bytes() == (wd / "results" / "mini" / rel).read_bytes(), rel
+
+
+def test_compare_records_prints_like_records_csv():
+    """Floats compared as records.csv prints them (%.10g), NaN equal to NaN, lists as their JSON text."""
+    base = pd.DataFrame([{c: None for c in reproduce.STABLE_COLUMNS}])
+    base[reproduce.JOB_KEY] = ["d", "m", "default", 0]
+    base["test_accuracy"], base["test_auc"], base["selected"] = 0.9, float("nan"), "[1,2]"
+    same = base.copy()
+    same["test_accuracy"] = 0.9 + 1e-13  # below the CSV's 10 significant digits
+    assert reproduce.compare_records(base, same) == {("d", "m", "default", 0): []}
+    other = base.copy()
+    other["selected"] = "[1,3]"
+    assert reproduce.compare_records(base, other)[("d", "m", "default", 0)] == ["selected: committed '[1,2]', rerun '[1,3]'"]
+    assert reproduce.compare_records(base, base.iloc[0:0])[("d", "m", "default", 0)] == ["no new record"]
+    # the sample is fixed by the seed and independent of the store's row order
+    recs = pd.DataFrame({"dataset": list("abcdef"), "method": "m", "setting": "s", "fold": range(6)})
+    a = reproduce.sample_jobs(recs, 3, seed=1)
+    assert a.equals(reproduce.sample_jobs(recs.iloc[::-1], 3, seed=1)) and len(a) == 3

@@ -345,7 +345,10 @@ def check(folder: Path, k: int, seed: int, mirror: str | None = None, workdir: P
     config = yaml.safe_load((folder / "config.yaml").read_text())
     records = pd.read_parquet(folder / "records.parquet")
     jobs = sample_jobs(records, k, seed)
+    from .results.record import git_sha
+
     out(f"check {folder}: {len(jobs)} of {len(records)} select jobs (seed {seed}), rerun through the workflow")
+    out(f"committed jobs ran at {', '.join(sorted(set(jobs['git_sha'].astype(str))))}; this tree: {git_sha(ROOT)}")
     scratch = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="svmfs-check-"))
     try:
         new = rerun_jobs(config, jobs, scratch, cores=cores, mirror=mirror, raw_dir=raw_dir)
