@@ -151,7 +151,10 @@ AUDIT_CAUSES = {
 
 
 def _audit_explanation(e: dict, setting, optimism: pd.DataFrame | None) -> str | None:
-    """``<cause> (+x.x measured)`` where an audited accuracy's 95 % interval holds the published value."""
+    """``<cause> (+x.x measured, <protocol>)`` where an audited accuracy's 95 % interval holds the published
+    value. Rows of ``optimism.csv`` are matched on the entry's dataset (a replicate group's name for
+    replicated datasets), method and setting; ``nested`` rows (the campaign's own protocol) explain nothing;
+    an error entry compares 100 - error with the audited accuracy."""
     if optimism is None or optimism.empty or e["metric"] not in ("test_accuracy", "test_error"):
         return None
     target = float(e["value"]) if e["metric"] == "test_accuracy" else 100.0 - float(e["value"])
