@@ -6,7 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from svmfs.analysis.reproduction import published, reproduction_markdown, reproduction_table, reproduction_latex
+from svmfs.analysis.reproduction import (
+    published, reproduction_latex, reproduction_markdown, reproduction_table, scorecard, t_interval, verdict,
+)
 
 
 #: WDBC's names (scikit-learn's copy) of the fixture's selected features 20, 21, 24, 27 (0-based)
@@ -54,12 +56,13 @@ def test_rinaldi_rows_from_the_fixture():
     t = reproduction_table(_records(), ["rinaldi2010"])
     assert len(t) == sum(e["paper"] == "rinaldi2010" for e in published()["entries"])
     r = _row(t, table="Tables 1-2", dataset="colon", method="svm_linear", metric="test_accuracy")
-    assert (r.published, r.ours, r.runs, r.status) == (88.33, 87.5, 2, "reproduced")
+    assert (r.published, r.ours, r.runs, r.verdict) == (88.33, 87.5, 2, "agrees")  # 2 folds: a wide t interval
     assert r.difference == pytest.approx(87.5 - 88.33) and r.ours_sd == pytest.approx(np.std([75, 100], ddof=1))
     r = _row(t, table="Tables 1-2", dataset="colon", method="fs_svmcp", metric="n_selected")
     assert (r.published, r.ours, r.failures) == (9.3, 11.0, 1)
-    assert _row(t, table="Tables 1-2", dataset="duke", method="fs_svmcp", metric="test_accuracy").status == "not run: dataset not in campaign"
-    assert _row(t, table="Tables 3-4", dataset="colon", method="rfe_svm_matched").status == "not run: method not in campaign"
+    assert _row(t, table="Tables 1-2", dataset="duke", method="fs_svmcp", metric="test_accuracy").verdict == "not run: dataset not in campaign"
+    assert _row(t, table="Tables 1-2", dataset="lymphoma", method="fs_svmcp", metric="test_accuracy").verdict.startswith("not run: no public source")
+    assert _row(t, table="Tables 3-4", dataset="colon", method="rfe_svm_matched").verdict == "not run: method not in campaign"
     assert pd.isna(_row(t, table="Table 5", dataset="colon", setting="n_features_to_select-20").ours)
 
 
@@ -78,25 +81,27 @@ def test_best_setting_and_top_features():
     assert _row(t_sel, table="Table 3", dataset="wdbc", method="mm_fs", setting="C2-0.7").ours == "21 22 25 28"
     assert "named" not in str(_row(reproduction_table(_records().drop(columns="selected_names"), ["jimenez2021"]),
                                     table="Table 4", dataset="wdbc", method="mm_fs").note)
-    assert _row(t, table="Table 2", dataset="wdbc", method="kp_fs_adhoc").status == "not run: method not in campaign"
+    assert _row(t, table="Table 2", dataset="wdbc", method="kp_fs_adhoc").verdict == "not run: method not in campaign"
     # Table 4: the literature's three features against our top 5 at the best C2
     r = _row(t, table="Table 4", dataset="wdbc", method="mm_fs")
     assert (r.setting, r.published, r.difference) == ("C2-0.7", "21 22 28", "3/3 shared")
     assert r.note.startswith("literature (Ref. [14]): radius_worst, texture_worst, concave_points_worst; ours: C2-0.7; ours named: 25 worst smoothness, 21 worst radius")
-    assert _row(t, table="Table 2", dataset="lymphoma", method="kp_fs_offshelf").status == "published without a number"
+    assert _row(t, table="Table 2", dataset="lymphoma", method="kp_fs_offshelf").verdict == "no verdict: published without a number"
     # colon: the paper has no number (stopped at 24 h); ours is shown, best over C2, with no difference
     r = _row(t, table="Table 2", dataset="colon", method="kp_fs_offshelf")
-    assert (r.setting, r.ours, r.status) == ("C2-0.5", 75.0, "ours only: published without a number") and pd.isna(r.difference)
+    assert (r.setting, r.ours, r.verdict) == ("C2-0.5", 75.0, "no verdict: ours only, published without a number") and pd.isna(r.difference)
     # mm_fs ran on wdbc, not on colon (a dataset's skip_methods): said so, not "not in campaign"
-    assert _row(t, table="Table 2", dataset="colon", method="mm_fs").status == "not run: method skipped on this dataset"
+    assert _row(t, table="Table 2", dataset="colon", method="mm_fs").verdict == "not run: method skipped on this dataset"
 
 
 def test_report_names_protocol_differences_and_counts():
     t = reproduction_table(_records(), ["rinaldi2010"])
     md = reproduction_markdown(t, "fixture")
     assert "Rinaldi, M. Sciandrone (2010)" in md and "z-scored per training fold" in md
-    assert f"{(t.status == 'reproduced').sum()} of {len(t)} published numbers reproduced" in md
-    assert "| colon | svm_linear | default | test_accuracy | 88.33 | 87.50 ± 17.68 | -0.83 | reproduced |" in md
+    assert f"{(t.runs > 0).sum()} of {len(t)} published numbers run by this campaign" in md
+    lo, hi = t_interval([75.0, 100.0])
+    assert f"| colon | svm_linear | default | test_accuracy | 88.33 | 87.50 ± 17.68 | [{lo:.2f}, {hi:.2f}] | -0.83 | agrees |" in md
+    assert "reproduced" not in md and md.index("## Scorecard") < md.index("## rinaldi2010")
 
 
 def test_unknown_paper_is_an_error():
@@ -120,7 +125,7 @@ def test_latex_has_one_booktabs_table_per_published_table():
     t = reproduction_table(_records(), ["rinaldi2010"])
     tex = reproduction_latex(t)
     assert tex.count(r"\begin{table}") == t.groupby(["paper", "table"]).ngroups == tex.count(r"\toprule")
-    assert r"colon & svm\_linear & default & test\_accuracy & 88.33 & 87.50 $\pm$ 17.68 & -0.83 & reproduced \\" in tex
+    assert r"colon & svm\_linear & default & test\_accuracy & 88.33 & 87.50 $\pm$ 17.68 & -0.83 & agrees \\" in tex
     assert "rinaldi2010, Tables 1-2" in tex
 
 
@@ -143,3 +148,115 @@ def test_table3_ranks_the_scores_kept_in_the_parquet_store(tmp_path):
     # zeros' shared rank 17 in the other (9 each; tie by index). The selection count would give 1 21 4 8.
     ours = _row(t, table="Table 3", dataset="wdbc", method="mm_fs", setting="C2-0.7").ours
     assert ours.split()[:4] == ["21", "1", "4", "8"]
+
+
+def _ionosphere(accs, method="svm_linear"):
+    return pd.DataFrame([dict(dataset="ionosphere", dataset_group="ionosphere", method=method, setting="default", fold=k,
+                              status="ok", test_accuracy=a, train_accuracy=1.0, n_selected=33, selected=[0],
+                              recall_relevant=np.nan, exact_relevant=None) for k, a in enumerate(accs)])  # fmt: skip
+
+
+#: ten instances around 86 %: the 95 % interval (about 84.6-87.6) is far from the published 94.51
+IONO = [0.84, 0.86, 0.88, 0.85, 0.87, 0.86, 0.83, 0.89, 0.86, 0.87]
+
+
+def test_a_gap_is_a_gap_not_reproduced():
+    """Issue 19: ionosphere's linear SVM at 86 against a published 94.51 came out "reproduced"."""
+    r = _row(reproduction_table(_ionosphere(IONO), ["rinaldi2010"]), table="Tables 1-2", dataset="ionosphere", method="svm_linear", metric="test_accuracy")
+    lo, hi = t_interval(100 * np.array(IONO))
+    assert (r.verdict, r.ci_low, r.ci_high) == ("gap, unexplained", lo, hi) and hi < 94.51
+    assert r.difference == pytest.approx(100 * np.mean(IONO) - 94.51)
+    # the count of features: 33 every run against 33.0 published agrees (a zero-width interval)
+    assert _row(reproduction_table(_ionosphere(IONO), ["rinaldi2010"]), table="Tables 1-2", dataset="ionosphere", method="svm_linear", metric="n_selected").verdict == "agrees"
+
+
+def _optimism(rows):
+    cols = ["dataset", "method", "setting", "protocol", "n", "accuracy_mean", "accuracy_ci_low", "accuracy_ci_high",
+            "optimism_mean", "optimism_ci_low", "optimism_ci_high"]  # fmt: skip
+    return pd.DataFrame(rows, columns=cols)
+
+
+def test_a_gap_explained_only_by_an_audit_interval_holding_the_published_value():
+    nested = ["ionosphere", "svm_linear", "default", "nested", 10, 86.2, 84.6, 87.8, 0.0, 0.0, 0.0]
+    miss = ["ionosphere", "svm_linear", "default", "test_tuned", 10, 88.0, 86.5, 89.5, 1.8, 1.0, 2.6]
+    hit = ["ionosphere", "svm_linear", "default", "global_selection", 10, 93.9, 92.4, 95.4, 7.7, 6.1, 9.3]
+    key = dict(table="Tables 1-2", dataset="ionosphere", method="svm_linear", metric="test_accuracy")
+    # the nested row and an audit whose interval misses 94.51 explain nothing
+    t = reproduction_table(_ionosphere(IONO), ["rinaldi2010"], optimism=_optimism([nested, miss]))
+    assert _row(t, **key).verdict == "gap, unexplained"
+    t = reproduction_table(_ionosphere(IONO), ["rinaldi2010"], optimism=_optimism([nested, miss, hit]))
+    assert _row(t, **key).verdict == "gap, explained: selection bias (+7.7 measured, global_selection)"
+    # another dataset's or method's audit does not count
+    other = ["sonar", "svm_linear", "default", "global_selection", 10, 93.9, 92.4, 95.4, 7.7, 6.1, 9.3]
+    assert _row(reproduction_table(_ionosphere(IONO), ["rinaldi2010"], optimism=_optimism([other])), **key).verdict == "gap, unexplained"
+    # test_error entries compare 100 - error with the audited accuracy (MIT 9.520 leukemia: 2.7 % error)
+    e = {"paper": "mit9520", "table": "Table 5", "dataset": "leukemia", "method": "svm_rfe", "metric": "test_error", "value": 2.7}
+    opt = _optimism([["leukemia", "svm_rfe", "default", "test_tuned", 5, 97.0, 95.0, 99.0, 6.0, 4.0, 8.0]])
+    assert verdict(e, [8.0, 9.0, 10.0, 9.0, 8.0], "default", opt)["verdict"] == "gap, explained: tuning on the test side (+6.0 measured, test_tuned)"
+
+
+def test_gap_explained_by_recorded_evidence_only():
+    e = {"paper": "rinaldi2010", "table": "Tables 1-2", "dataset": "x", "method": "m", "metric": "test_accuracy", "value": 94.51}
+    assert verdict(e, 100 * np.array(IONO))["verdict"] == "gap, unexplained"
+    assert verdict({**e, "explained_by": {"kind": "data version", "evidence": "measured: ..."}}, 100 * np.array(IONO))["verdict"] == "gap, explained: data version"
+    assert verdict({**e, "explained_by": {"kind": "data version"}}, 100 * np.array(IONO))["verdict"] == "gap, unexplained"
+
+
+def test_published_sd_interval_and_its_run_count():
+    # Maldonado Table 2, pima linear SVM: 76.95 +- 1.4 over the paper's 10 CV folds -> about [75.95, 77.95]
+    pima = lambda acc: pd.DataFrame([dict(dataset="pima", dataset_group="pima", method="svm_linear", setting="default", fold=0,
+                                          status="ok", test_accuracy=acc, train_accuracy=1.0, n_selected=8, selected=[0],
+                                          recall_relevant=np.nan, exact_relevant=None)])  # fmt: skip
+    key = dict(table="Table 2", dataset="pima", method="svm_linear")
+    r = _row(reproduction_table(pima(0.762), ["maldonado2011"]), **key)
+    assert r.verdict == "agrees" and r.assumption is None and r.published_ci_low == pytest.approx(76.95 - 1.0015, abs=1e-3)
+    assert _row(reproduction_table(pima(0.755), ["maldonado2011"]), **key).verdict == "gap, unexplained"
+    # a paper's sd without its run count: the campaign's count is assumed, and said so
+    e = {"paper": "rinaldi2010", "table": "Tables 1-2", "dataset": "x", "method": "m", "metric": "test_accuracy", "value": 90.0, "sd": 8.0}
+    v = verdict(e, 100 * np.array(IONO))
+    assert v["verdict"] == "agrees" and v["assumption"] == "paper's run count unknown: taken as the campaign's 10"
+    assert verdict({**e, "sd": 1.0}, 100 * np.array(IONO))["verdict"] == "gap, unexplained"
+
+
+def test_published_number_stands_for_its_rounding_interval():
+    e = {"paper": "rinaldi2010", "table": "T", "dataset": "x", "method": "m", "metric": "train_accuracy", "value": 100}
+    assert verdict(e, [99.6, 99.6, 99.6])["verdict"] == "agrees"  # 100 printed = [99.5, 100.5]
+    assert verdict({**e, "value": 99.83}, [99.6, 99.6, 99.6])["verdict"] == "gap, unexplained"
+
+
+def test_scorecard_counts_every_verdict():
+    t = reproduction_table(pd.concat([_records(), _ionosphere(IONO)], ignore_index=True), ["rinaldi2010"])
+    card = scorecard(t).set_index("table")
+    r = card.loc["Tables 1-2"]
+    assert r["published"] == 54 and r["run"] == 9 and r["agrees"] + r["gap unexplained"] + r["gap explained"] == 9
+    assert r["not run"] == 54 - 9 and "6 no public source" in r["not run because"]
+    assert (card[["run", "not run", "no verdict"]].sum(axis=1) == t.groupby("table", sort=False).size()).all()
+    md = reproduction_markdown(t, "fixture")
+    assert "## Unexplained gaps and what was tried" in md and "ionosphere / svm_linear default test_accuracy" in md
+
+
+def test_index_counts_every_published_number_once(tmp_path):
+    """REPRODUCTION.md over two committed campaigns and a reduced one: each number once, the campaign
+    that ran it wins, the reduced run stays out of the scorecard; the same folders give the same text."""
+    from svmfs.reproduce import index_markdown, merged_verdicts, _load_campaigns
+
+    def commit(name, records, reduced=False):
+        d = tmp_path / name / "tables"
+        d.mkdir(parents=True)
+        reproduction_table(records, ["rinaldi2010"]).to_csv(d / "reproduction.csv", index=False)
+        (tmp_path / name / "provenance.json").write_text(json.dumps({"reduced": reduced, "select_jobs": len(records), "command": "c"}))
+
+    commit("a_colon", _records())
+    commit("b_iono", _ionosphere(IONO))
+    commit("c_reduced", _ionosphere([0.95] * 10), reduced=True)
+    merged = merged_verdicts([c for c in _load_campaigns(tmp_path) if not c[2]["reduced"]])
+    n = {p: sum(e["paper"] == p for e in published()["entries"]) for p in published()["papers"]}
+    assert len(merged) == sum(n.values()) and merged["key"].is_unique
+    r = merged[merged.key == "rinaldi2010|Tables 1-2|ionosphere|svm_linear|test_accuracy||"].iloc[0]
+    assert (r.campaign, r.verdict) == ("b_iono", "gap, unexplained")  # not a_colon's "dataset not in campaign"
+    assert merged[merged.key == "rinaldi2010|Tables 1-2|colon|svm_linear|test_accuracy||"].iloc[0].campaign == "a_colon"
+    assert merged[merged.key == "jimenez2021|Table 2|wdbc|svm_rbf|test_accuracy||"].iloc[0].verdict == "not run: no committed campaign"
+    md = index_markdown(tmp_path)
+    assert md == index_markdown(tmp_path)
+    assert "| rinaldi2010 | Tables 1-2 | 54 | 9 |" in md and "## Reduced runs" in md and "### `c_reduced`" in md
+    assert "ionosphere / svm_linear default test_accuracy" in md.split("## Unexplained gaps")[1].split("## Campaigns")[0]

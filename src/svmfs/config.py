@@ -135,6 +135,30 @@ def job_campaign_config(config: dict, dataset: str, method: str) -> dict[str, An
     }
 
 
+def job_config(config: dict, dataset: str, method: str, setting: str) -> dict[str, Any]:
+    """Everything a select job's result depends on in the config; its hash is the record's ``config_hash``
+    (the Snakefile's select params and ``python -m svmfs.reproduce restore`` both use this)."""
+    return {
+        "dataset": {k: v for k, v in campaign_datasets(config)[dataset].items() if k not in ("method_params", "skip_methods")},
+        "method": job_method_config(config, dataset, method),
+        "setting": method_settings(campaign_methods(config)[method])[setting],
+        "campaign": job_campaign_config(config, dataset, method),
+        "seed": config["seed"],
+    }
+
+
+def select_jobs(config: dict) -> list[tuple[str, str, str, int]]:
+    """Every select job of a (validated) campaign: (dataset, method, setting, fold)."""
+    methods = campaign_methods(config)
+    return [
+        (d, m, s, k)
+        for d in sorted(campaign_datasets(config))
+        for m in dataset_methods(config, d)
+        for s in method_settings(methods[m])
+        for k in range(n_folds(dataset_splits(config, d)))
+    ]
+
+
 def dataset_methods(config: dict, dataset: str) -> list[str]:
     """The enabled methods run on one (expanded) dataset: all but its ``skip_methods``, sorted."""
     skipped = set(campaign_datasets(config)[dataset].get("skip_methods", []))

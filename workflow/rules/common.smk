@@ -9,6 +9,7 @@ from svmfs.config import (
     dataset_methods,
     dataset_splits,
     job_campaign_config,
+    job_config as job_config_of,
     job_method_config,
     load_dataset_registry,
     method_resources as method_resources_of,
@@ -134,17 +135,7 @@ def method_cfg(wildcards):
 
 def job_config(wildcards):
     """Everything a select job's result depends on (hashed into the record)."""
-    return {
-        "dataset": {
-            k: v
-            for k, v in DSCFG[wildcards.dataset].items()
-            if k not in ("method_params", "skip_methods")
-        },
-        "method": method_cfg(wildcards),
-        "setting": SETTINGS[wildcards.method][wildcards.setting],
-        "campaign": campaign_cfg(wildcards),
-        "seed": config["seed"],
-    }
+    return job_config_of(config, wildcards.dataset, wildcards.method, wildcards.setting)
 
 
 def method_resources(method, key):

@@ -21,8 +21,15 @@ from ..results.record import FLOAT_FORMAT
 
 COLUMNS = [
     "paper", "table", "dataset", "method", "setting", "metric", "published", "published_sd",
-    "ours", "ours_sd", "runs", "failures", "difference", "status", "note",
+    "published_ci_low", "published_ci_high", "ours", "ours_sd", "ci_low", "ci_high", "runs", "failures",
+    "difference", "verdict", "assumption", "tried", "note", "key",
 ]  # fmt: skip
+
+
+def entry_key(e: dict) -> str:
+    """The published number's identity (unique in published.yaml): paper, table, dataset, method, metric,
+    and the entry's own setting and aggregate; the index of committed campaigns matches rows on it."""
+    return "|".join(str(e.get(k) or "") for k in ("paper", "table", "dataset", "method", "metric", "setting", "aggregate"))
 
 
 @cache
@@ -93,8 +100,128 @@ def _best_setting(rows: pd.DataFrame) -> str:
     return str(means.idxmax())  # first of the sorted settings on ties
 
 
-def reproduction_table(records: pd.DataFrame, papers: list[str]) -> pd.DataFrame:
-    """One row per published entry of ``papers`` with ours, the difference (ours - published), a status."""
+def _half_unit(value) -> float:
+    """Half a unit of the published number's last printed digit (97.35 -> 0.005, 100 -> 0.5): a
+    published figure is rounded, so it stands for any value within that much of it."""
+    text = repr(float(value)) if not isinstance(value, int) else str(value)
+    if "e" in text or "inf" in text or "nan" in text:
+        return 0.0
+    decimals = len(text.split(".")[1].rstrip("0")) if "." in text else 0
+    return 0.5 * 10.0 ** (-decimals)
+
+
+def t_interval(values) -> tuple[float, float]:
+    """95 % Student t interval for the mean of ``values`` (one value: the value itself)."""
+    from scipy.stats import t
+
+    v = np.asarray(values, dtype=float)
+    mean = float(v.mean())
+    if v.size < 2:
+        return mean, mean
+    half = float(t.ppf(0.975, v.size - 1) * v.std(ddof=1) / np.sqrt(v.size))
+    return mean - half, mean + half
+
+
+def _published_runs(e: dict, ours_n: int) -> tuple[int, str | None]:
+    """The paper's run count behind its sd (its ``runs`` per table), else the campaign's own count."""
+    runs = published()["papers"][e["paper"]].get("runs", {})
+    n = e.get("runs", runs.get(e["table"]) if isinstance(runs, dict) else runs)
+    if n:
+        return int(n), None
+    return ours_n, f"paper's run count unknown: taken as the campaign's {ours_n}"
+
+
+def read_optimism(path) -> pd.DataFrame | None:
+    """The audits' ``tables/optimism.csv`` (None where the campaign ran no audit)."""
+    if path is None:
+        return None
+    from pathlib import Path
+
+    if not Path(path).is_file():
+        return None
+    return pd.read_csv(path, dtype={"dataset": str, "method": str, "setting": str, "protocol": str})
+
+
+#: The audit protocols (issue 19 sec. 3) and the cause each one measures, as the verdict names it.
+AUDIT_CAUSES = {
+    "test_tuned": "tuning on the test side",
+    "global_selection": "selection bias",
+    "global_scaling": "scaling on the whole data",
+}
+
+
+def _audit_explanation(e: dict, setting, optimism: pd.DataFrame | None) -> str | None:
+    """``<cause> (+x.x measured, <protocol>)`` where an audited accuracy's 95 % interval holds the published
+    value. Rows of ``optimism.csv`` are matched on the entry's dataset (a replicate group's name for
+    replicated datasets), method and setting; ``nested`` rows (the campaign's own protocol) explain nothing;
+    an error entry compares 100 - error with the audited accuracy."""
+    if optimism is None or optimism.empty or e["metric"] not in ("test_accuracy", "test_error"):
+        return None
+    target = float(e["value"]) if e["metric"] == "test_accuracy" else 100.0 - float(e["value"])
+    rows = optimism[(optimism["dataset"] == e["dataset"]) & (optimism["method"] == e["method"])]
+    if setting is not None and "setting" in rows:
+        rows = rows[rows["setting"].astype(str) == str(setting)]
+    rows = rows[rows["protocol"] != "nested"]
+    for r in rows.sort_values("protocol", kind="stable").itertuples():
+        if float(r.accuracy_ci_low) <= target <= float(r.accuracy_ci_high):
+            cause = AUDIT_CAUSES.get(r.protocol, r.protocol)
+            return f"{cause} ({float(r.optimism_mean):+.1f} measured, {r.protocol})"
+    return None
+
+
+def _tried(e: dict) -> str:
+    """What was done to close a gap of this entry (published.yaml ``tried``), "; "-joined."""
+    keys = ("paper", "table", "dataset", "method")
+    out = [
+        f"{t['what']} [{t['source']}]"
+        for t in published().get("tried", [])
+        if all(t.get(k) is None or t.get(k) == e.get(k) for k in keys)
+    ]
+    return "; ".join(out)
+
+
+def verdict(e: dict, vals, setting=None, optimism: pd.DataFrame | None = None) -> dict:
+    """The verdict on one published number against our per-run values (percent or counts).
+
+    ``agrees``: the published value (give or take half its last printed digit) lies in our 95 % t
+    interval for the mean, or, where the paper gives an sd, the paper's 95 % interval (its sd over its
+    run count) overlaps ours. Otherwise a ``gap``: explained by a measured audit (the published value
+    inside an audited accuracy's 95 % interval), else by the entry's recorded ``explained_by``
+    evidence, else unexplained.
+    """
+    lo, hi = t_interval(vals)
+    pub = float(e["value"])
+    r = _half_unit(e["value"])
+    out = {"ci_low": lo, "ci_high": hi, "published_ci_low": pub - r, "published_ci_high": pub + r, "assumption": None}
+    if e.get("sd") is not None:
+        n_pub, assumption = _published_runs(e, len(vals))
+        if n_pub >= 2:
+            from scipy.stats import t
+
+            half = float(t.ppf(0.975, n_pub - 1) * float(e["sd"]) / np.sqrt(n_pub))
+            out["published_ci_low"], out["published_ci_high"] = pub - max(half, r), pub + max(half, r)
+        out["assumption"] = "; ".join(filter(None, (out["assumption"], assumption))) or None
+    if len(vals) > 1 and lo == hi:
+        out["assumption"] = "every run gave the same value: our interval is a point"
+    tol = 1e-9 * max(1.0, abs(pub))
+    if out["published_ci_low"] <= hi + tol and lo - tol <= out["published_ci_high"]:
+        out["verdict"] = "agrees"
+        return out
+    cause = _audit_explanation(e, setting, optimism)
+    if cause is None and isinstance(e.get("explained_by"), dict) and e["explained_by"].get("evidence"):
+        cause = str(e["explained_by"]["kind"])
+    out["verdict"] = f"gap, explained: {cause}" if cause else "gap, unexplained"
+    return out
+
+
+def _not_run(e: dict, reason: str) -> str:
+    why = published().get("unavailable", {}).get(e["dataset"])
+    return f"not run: no public source ({why})" if why else f"not run: {reason}"
+
+
+def reproduction_table(records: pd.DataFrame, papers: list[str], optimism: pd.DataFrame | None = None) -> pd.DataFrame:
+    """One row per published entry of ``papers``: ours, our 95 % interval, the difference
+    (ours - published) and the verdict (:func:`verdict`); ``optimism`` is the audits' table, if any."""
     pub = published()
     unknown = sorted(set(papers) - set(pub["papers"]))
     if unknown:
@@ -104,16 +231,16 @@ def reproduction_table(records: pd.DataFrame, papers: list[str]) -> pd.DataFrame
     for e in (e for e in pub["entries"] if e["paper"] in papers):
         row = {c: None for c in COLUMNS}
         row.update({k: e.get(k) for k in ("paper", "table", "dataset", "method", "setting", "metric", "note")})
-        row["published"], row["published_sd"] = e.get("value"), e.get("sd")
+        row["published"], row["published_sd"], row["key"] = e.get("value"), e.get("sd"), entry_key(e)
         rows = records[(groups == e["dataset"]) & (records["method"] == e["method"])]
         if e.get("value") is None and (rows.empty or e["metric"] == "top5_features"):
-            row["status"] = "published without a number"
+            row["verdict"] = "no verdict: published without a number"
         elif not (groups == e["dataset"]).any():
-            row["status"] = "not run: dataset not in campaign"
+            row["verdict"] = _not_run(e, "dataset not in campaign")
         elif rows.empty and (records["method"] == e["method"]).any():
-            row["status"] = "not run: method skipped on this dataset"
+            row["verdict"] = "not run: method skipped on this dataset"
         elif rows.empty:
-            row["status"] = "not run: method not in campaign"
+            row["verdict"] = "not run: method not in campaign"
         else:
             setting = e.get("setting")
             if e.get("aggregate") == "best_setting":
@@ -124,7 +251,7 @@ def reproduction_table(records: pd.DataFrame, papers: list[str]) -> pd.DataFrame
             rows = rows[rows["setting"] == setting] if setting is not None else rows.iloc[0:0]
             row["setting"] = setting
             if rows.empty:
-                row["status"] = "not run: setting not in campaign"
+                row["verdict"] = "not run: setting not in campaign"
             elif e["metric"] == "top5_features":
                 ours = _top_features(rows)
                 row["published"] = " ".join(map(str, e["value"]))
@@ -133,23 +260,81 @@ def reproduction_table(records: pd.DataFrame, papers: list[str]) -> pd.DataFrame
                 names = _feature_names(rows)
                 if names:  # Table 4 names the features (the literature's are in the entry's note)
                     row["note"] = f"{row['note'] or ''}; ours named: {_named(ours, names)}".lstrip("; ")
-                row["runs"], row["status"] = len(rows), "reproduced"
+                row["runs"] = len(rows)
+                row["verdict"] = f"no verdict: feature sets ({row['difference']})"
             else:
                 vals = _metric_values(rows, e["metric"]).dropna()
                 row["runs"] = len(rows)
                 row["failures"] = int((~rows["status"].isin(("ok", "acceptable"))).sum())
                 if vals.empty:
-                    row["status"] = "no finite result"
+                    row["verdict"] = "no verdict: no finite result"
                 else:
                     row["ours"] = float(vals.mean())
                     row["ours_sd"] = float(vals.std(ddof=1)) if len(vals) > 1 else np.nan
                     if e.get("value") is None:  # e.g. KP-FS on colon: the paper stopped at 24 h, ours finished
-                        row["status"] = "ours only: published without a number"
+                        row["verdict"] = "no verdict: ours only, published without a number"
+                        row["ci_low"], row["ci_high"] = t_interval(vals)
                     else:
                         row["difference"] = row["ours"] - float(e["value"])
-                        row["status"] = "reproduced"
+                        row.update(verdict(e, vals.to_numpy(), setting, optimism))
+        if str(row["verdict"]).startswith("gap"):
+            row["tried"] = _tried(e) or None
         rows_out.append(row)
     return pd.DataFrame(rows_out, columns=COLUMNS)
+
+
+def verdict_kind(v: str) -> str:
+    """The scorecard column of a verdict: agrees, gap explained, gap unexplained, not run, no verdict."""
+    v = str(v)
+    if v == "agrees":
+        return "agrees"
+    if v.startswith("gap, explained"):
+        return "gap explained"
+    if v.startswith("gap"):
+        return "gap unexplained"
+    if v.startswith("not run"):
+        return "not run"
+    return "no verdict"
+
+
+SCORE_COLUMNS = ["paper", "table", "published", "run", "agrees", "gap explained", "gap unexplained", "not run", "no verdict", "not run because"]
+
+
+def scorecard(table: pd.DataFrame) -> pd.DataFrame:
+    """Per paper and table: numbers published, run, agreeing, gaps explained / unexplained, not run (why)."""
+    out = []
+    for (paper, tab), t in table.groupby(["paper", "table"], sort=False):
+        kinds = t["verdict"].map(verdict_kind)
+        reasons = t.loc[kinds == "not run", "verdict"].str.replace("not run: ", "", regex=False).value_counts()
+        why = "; ".join(f"{n} {r}" for r, n in sorted(reasons.items(), key=lambda x: (-x[1], x[0])))
+        out.append({
+            "paper": paper, "table": tab, "published": int(t["published"].notna().sum()),
+            "run": int(kinds.isin(["agrees", "gap explained", "gap unexplained"]).sum()),
+            "agrees": int((kinds == "agrees").sum()), "gap explained": int((kinds == "gap explained").sum()),
+            "gap unexplained": int((kinds == "gap unexplained").sum()), "not run": int((kinds == "not run").sum()),
+            "no verdict": int((kinds == "no verdict").sum()), "not run because": why,
+        })  # fmt: skip
+    return pd.DataFrame(out, columns=SCORE_COLUMNS)
+
+
+def scorecard_markdown(card: pd.DataFrame) -> list[str]:
+    cols = SCORE_COLUMNS
+    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for r in card.itertuples(index=False):
+        lines.append("| " + " | ".join(str(v) for v in r) + " |")
+    return lines
+
+
+def unexplained_markdown(table: pd.DataFrame) -> list[str]:
+    """The unexplained gaps, each with what was tried (published.yaml ``tried``) or "nothing yet"."""
+    gaps = table[table["verdict"].map(verdict_kind) == "gap unexplained"]
+    out = []
+    for r in gaps.itertuples():
+        tried = r.tried if isinstance(r.tried, str) and r.tried else "nothing recorded yet"
+        out.append(f"- {r.paper} {r.table}, {r.dataset} / {r.method} {_fmt(r.setting)} {r.metric}: published "
+                   f"{_fmt(r.published)}, ours {_fmt(r.ours)} [{_fmt(r.ci_low)}, {_fmt(r.ci_high)}], "
+                   f"difference {_fmt(r.difference)}. Tried: {tried}")  # fmt: skip
+    return out
 
 
 def _fmt(v) -> str:
@@ -158,32 +343,57 @@ def _fmt(v) -> str:
     return f"{v:.2f}" if isinstance(v, float) else str(v)
 
 
+def _interval(lo, hi) -> str:
+    return f"[{_fmt(lo)}, {_fmt(hi)}]" if _fmt(lo) else ""
+
+
+RULE = (
+    "Verdict: **agrees** when the published number (give or take half its last printed digit) lies in "
+    "our 95 % t interval for the mean over outer folds / instances / replicates, or, where the paper "
+    "gives its own sd, when the paper's 95 % interval (its sd over its number of runs; where the paper "
+    "does not state that number, the campaign's own count is assumed, as the row says) overlaps ours; "
+    "feature counts and recall by the same rule. Otherwise a **gap** (difference = ours - published): "
+    "*explained* only by a measured audit (the published value inside an audited accuracy's 95 % "
+    "interval, `tables/optimism.csv`) or by evidence recorded for the entry in `published.yaml`, else "
+    "*unexplained*. One run gives a point, not an interval."
+)
+
+
 def reproduction_markdown(table: pd.DataFrame, campaign: str) -> str:
-    """The reproduction report: per paper, its protocol, our differences, and every published number."""
+    """The reproduction report: the scorecard, the unexplained gaps with what was tried, then per paper
+    its protocol, our differences, and every published number with its verdict."""
     pub = published()["papers"]
-    out = [f"# Reproduction report: campaign `{campaign}`", ""]
-    out.append("Ours: mean (sd) over the campaign's outer folds and dataset replicates. Difference = ours - published.")
+    out = [f"# Reproduction report: campaign `{campaign}`", "", "## Scorecard", ""]
+    out += scorecard_markdown(scorecard(table))
+    out += ["", RULE, ""]
+    gaps = unexplained_markdown(table)
+    out += ["## Unexplained gaps and what was tried", ""] + (gaps or ["None."])
+    out += ["", "Ours: mean ± sd over the campaign's outer folds and dataset replicates, then our 95 % interval."]
     for paper, sub in table.groupby("paper", sort=False):
         info = pub[paper]
         out += ["", f"## {paper}", "", f"*{info['citation']}*", "", f"**Published protocol.** {info['protocol']}", ""]
         out.append("**Protocol differences that may explain a gap:**")
         out += [f"- {d}" for d in info.get("differences", [])]
-        done = sub[sub["status"] == "reproduced"]
-        out += ["", f"{len(done)} of {len(sub)} published numbers reproduced by this campaign.", ""]
+        kinds = sub["verdict"].map(verdict_kind)
+        out += ["", f"{int(kinds.isin(['agrees', 'gap explained', 'gap unexplained']).sum())} of {len(sub)} published "
+                f"numbers run by this campaign: {int((kinds == 'agrees').sum())} agree, "
+                f"{int((kinds == 'gap explained').sum())} gaps explained, {int((kinds == 'gap unexplained').sum())} unexplained.", ""]  # fmt: skip
         for tab, t in sub.groupby("table", sort=False):
-            out += [f"### {tab}", "", "| dataset | method | setting | metric | published | ours | difference | status |",
-                    "|---|---|---|---|---|---|---|---|"]  # fmt: skip
+            out += [f"### {tab}", "", "| dataset | method | setting | metric | published | ours | ours 95 % | difference | verdict |",
+                    "|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
             for r in t.itertuples():
                 pubv = _fmt(r.published) + (f" ± {_fmt(r.published_sd)}" if _fmt(r.published_sd) else "")
                 ours = _fmt(r.ours) + (f" ± {_fmt(r.ours_sd)}" if _fmt(r.ours_sd) else "")
-                status = r.status + (f" ({r.note})" if isinstance(r.note, str) and r.note else "")
-                out.append(f"| {r.dataset} | {r.method} | {_fmt(r.setting)} | {r.metric} | {pubv} | {ours} | {_fmt(r.difference)} | {status} |")
+                extra = [x for x in (r.assumption, r.note) if isinstance(x, str) and x]
+                v = r.verdict + (f" ({'; '.join(extra)})" if extra else "")
+                out.append(f"| {r.dataset} | {r.method} | {_fmt(r.setting)} | {r.metric} | {pubv} | {ours} | "
+                           f"{_interval(r.ci_low, r.ci_high)} | {_fmt(r.difference)} | {v} |")  # fmt: skip
             out.append("")
     return "\n".join(out).rstrip() + "\n"
 
 
 def reproduction_latex(table: pd.DataFrame) -> str:
-    """One booktabs table per published table: published, ours (mean $\\pm$ sd), difference, status."""
+    """One booktabs table per published table: published, ours (mean $\\pm$ sd), difference, verdict."""
     from .tables import to_latex_booktabs
 
     parts = []
@@ -197,7 +407,7 @@ def reproduction_latex(table: pd.DataFrame) -> str:
                 "published": [_fmt(p) + (f" ± {_fmt(sd)}" if _fmt(sd) else "") for p, sd in zip(t["published"], t["published_sd"])],
                 "ours": [_fmt(o) + (f" ± {_fmt(sd)}" if _fmt(sd) else "") for o, sd in zip(t["ours"], t["ours_sd"])],
                 "difference": [_fmt(d) for d in t["difference"]],
-                "status": t["status"],
+                "verdict": t["verdict"],
             }
         )
         parts.append(to_latex_booktabs(disp, f"{paper}, {tab}: published figures and this campaign's (difference = ours - published)."))
@@ -205,9 +415,10 @@ def reproduction_latex(table: pd.DataFrame) -> str:
 
 
 def write_reproduction(table: pd.DataFrame, campaign: str, csv: str, md: str, report: str, tex: str | None = None) -> None:
-    """CSV (every entry), Markdown and LaTeX tables of the reproduced rows, and the full report."""
+    """CSV (every entry), Markdown and LaTeX tables of the rows run, and the full report."""
     atomic_write_text(csv, table.to_csv(index=False, float_format=FLOAT_FORMAT, lineterminator="\n"))
-    done = table[table["status"] == "reproduced"][["paper", "table", "dataset", "method", "setting", "metric", "published", "ours", "difference"]]
+    run = table["verdict"].map(verdict_kind).isin(["agrees", "gap explained", "gap unexplained"])
+    done = table[run][["paper", "table", "dataset", "method", "setting", "metric", "published", "ours", "ci_low", "ci_high", "difference", "verdict"]]
     atomic_write_text(md, done.to_markdown(index=False, floatfmt=".2f") + "\n")
     if tex is not None:
         atomic_write_text(tex, reproduction_latex(table))

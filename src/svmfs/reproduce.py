@@ -1,0 +1,528 @@
+"""Committed reproductions: export a finished campaign, index them, check one by rerunning its jobs.
+
+::
+
+    python -m svmfs.reproduce export results/<campaign> reproduction/<name> --configfile A.yaml [B.yaml ...]
+    python -m svmfs.reproduce index                      # REPRODUCTION.md from reproduction/*/
+    python -m svmfs.reproduce check reproduction/<name> -k 5 --seed 1 [--mirror URL]
+    python -m svmfs.reproduce restore reproduction/<name> [--configfile A.yaml ...]
+
+``export`` copies what a reader needs into ``reproduction/<name>/``: the reproduction report, the
+tables (summary, statistics, reproduction, audits), the top-level figures as PNG, the merged
+``records.parquet`` / ``records.csv`` (one row per select job, with its ``config_hash``), the merged
+campaign config (``config.yaml``) and ``provenance.json`` (git SHA, versions, hosts, job and wall
+times, the command). ``index`` writes the repository's ``REPRODUCTION.md`` from the committed folders
+alone (deterministic). ``check`` reruns k seeded-random select jobs of a committed campaign through the
+normal pipeline (Snakemake, in a scratch directory) and compares every deterministic field
+(:data:`svmfs.results.record.STABLE_COLUMNS`, as ``records.csv`` prints them) with the committed row.
+``restore`` writes the committed records back as select-job outputs of a fresh clone, only those whose
+job config hash and method code still match (see the README, "Committed reproductions").
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import yaml
+
+from .results.record import FLOAT_FORMAT, STABLE_COLUMNS
+
+ROOT = Path(__file__).resolve().parents[2]
+MAX_EXPORT_BYTES = 50 * 2**20
+JOB_KEY = ["dataset", "method", "setting", "fold"]
+
+
+# --------------------------------------------------------------------------------------------- export
+def merge_configs(paths) -> dict:
+    """The campaign config as Snakemake builds it from ``--configfile A B ... --replace-workflow-config``."""
+    from .config import deep_update
+
+    config: dict = {}
+    for p in paths:
+        config = deep_update(config, yaml.safe_load(Path(p).read_text()) or {})
+    return config
+
+
+def _benchmark_seconds(results: Path) -> tuple[float, float | None]:
+    """Sum of the jobs' benchmark seconds, and the wall span from the first select job's start to the
+    last output (over every session a resumed campaign took)."""
+    total, starts = 0.0, []
+    for tsv in sorted((results / "benchmarks").rglob("*.tsv")):
+        try:
+            s = float(pd.read_csv(tsv, sep="\t")["s"].iloc[-1])
+        except (OSError, ValueError, KeyError, IndexError, pd.errors.ParserError):
+            continue
+        total += s
+        rel = tsv.relative_to(results / "benchmarks")
+        if rel.parts[0] == "select":
+            out = results / "runs" / rel.parent.relative_to("select") / (rel.stem + ".json")
+            if out.is_file():
+                starts.append(out.stat().st_mtime - s)
+    ends = [p.stat().st_mtime for p in results.rglob("*") if p.is_file()]
+    span = (max(ends) - min(starts)) if starts and ends else None
+    return total, span
+
+
+def provenance(results: Path, records: pd.DataFrame, configfiles, command: str | None) -> dict:
+    """Git SHA(s), versions, machine(s), wall time and the command of a finished campaign."""
+    from .results.record import git_sha, provenance as job_provenance
+
+    job_s, span = _benchmark_seconds(results)
+    versions = records["versions"].dropna().astype(str).value_counts() if "versions" in records else pd.Series(dtype=int)
+    return {
+        "campaign": str(records["campaign"].iloc[0]) if len(records) else None,
+        "select_jobs": int(len(records)),
+        "job_git_sha": {str(k): int(v) for k, v in records["git_sha"].astype(str).value_counts().sort_index().items()},
+        "job_hosts": {str(k): int(v) for k, v in records["host"].astype(str).value_counts().sort_index().items()},
+        "job_versions": [{"versions": json.loads(k) if k.startswith("{") else k, "jobs": int(v)} for k, v in versions.items()],
+        "export_git_sha": git_sha(ROOT),
+        "export_versions": job_provenance(ROOT)["versions"],
+        "machine": {"platform": platform.platform(), "python": platform.python_version(), "cpus": os.cpu_count()},
+        "select_fit_and_tune_s": float(records[["fit_time_s", "tune_time_s"]].astype(float).sum().sum()),
+        "job_benchmark_s": round(job_s, 1),
+        "wall_time_s": round(span, 1) if span is not None else None,
+        "configfiles": [str(p) for p in configfiles],
+        "reduced": any("reduced" in Path(p).parts for p in configfiles),
+        "command": command or (
+            "snakemake --cores 2 --workflow-profile workflow/profiles/default --configfile "
+            + " ".join(str(p) for p in configfiles) + " --replace-workflow-config"
+        ),
+    }  # fmt: skip
+
+
+def export(results: Path, dest: Path, configfiles, command: str | None = None) -> list[Path]:
+    """Copy a finished campaign's results into ``dest`` (see the module docstring); return the files."""
+    from .results.record import read_records, write_store
+
+    results, dest = Path(results), Path(dest)
+    if not configfiles:
+        raise SystemExit("export: --configfile is required (the campaign files the run used, in order)")
+    config = merge_configs(configfiles)
+    partial = not (results / "records.parquet").is_file()
+    if partial:  # an unfinished campaign: its finished select jobs only, to resume from (restore)
+        done = sorted((results / "runs").glob("*/*/*/fold-*.json"))
+        if not done:
+            raise SystemExit(f"{results}: no records.parquet and no finished select job")
+        records = read_records(done)
+    else:
+        records = pd.read_parquet(results / "records.parquet")
+    names = set(records["campaign"].astype(str))
+    if names != {config.get("campaign", "default")}:
+        raise SystemExit(f"export: the records are of campaign(s) {sorted(names)}, the config names {config.get('campaign')!r}")
+    if dest.exists():
+        shutil.rmtree(dest)
+    if partial:
+        dest.mkdir(parents=True)
+        write_store(records, dest / "records.parquet", dest / "records.csv")
+    wanted = []
+    if not partial:  # (a partial export takes no report or table: they would be an earlier run's)
+        wanted += [results / "records.parquet", results / "records.csv"]
+        wanted += sorted((results / "report").glob("*.md"))
+        wanted += sorted(p for p in (results / "tables").glob("*") if p.suffix in (".csv", ".md", ".tex"))
+        wanted += sorted((results / "figures").glob("*.png"))
+    files = []
+    for src in wanted:
+        if src.is_file():
+            out = dest / src.relative_to(results)
+            out.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, out)
+            files.append(out)
+    (dest / "config.yaml").write_text(
+        "# The campaign config of this export: " + " + ".join(str(p) for p in configfiles) + " (merged)\n"
+        + yaml.safe_dump(config, sort_keys=False)
+    )  # fmt: skip
+    prov = {**provenance(results, records, configfiles, command), "partial": partial}
+    (dest / "provenance.json").write_text(json.dumps(prov, indent=1, sort_keys=True) + "\n")
+    files += [dest / "config.yaml", dest / "provenance.json"] + ([dest / "records.parquet", dest / "records.csv"] if partial else [])
+    size = sum(f.stat().st_size for f in files)
+    if size > MAX_EXPORT_BYTES:
+        raise SystemExit(f"export: {size / 2**20:.1f} MB in {dest}, over the {MAX_EXPORT_BYTES / 2**20:.0f} MB limit")
+    return files
+
+
+# ---------------------------------------------------------------------------------------------- index
+def _load_campaigns(root: Path) -> list[tuple[str, pd.DataFrame, dict]]:
+    out = []
+    for d in sorted(p for p in Path(root).iterdir() if p.is_dir()) if Path(root).is_dir() else []:
+        csv = d / "tables" / "reproduction.csv"
+        if not csv.is_file():
+            continue
+        prov = json.loads((d / "provenance.json").read_text()) if (d / "provenance.json").is_file() else {}
+        t = pd.read_csv(csv, keep_default_na=False, na_values=[""])
+        if "key" not in t or "verdict" not in t:
+            raise SystemExit(f"{csv}: made before verdicts (no key / verdict column); rerun its reproduction rule and export again")
+        out.append((d.name, t, prov))
+    return out
+
+
+def _unexported() -> pd.DataFrame:
+    """Every published number as no committed campaign has it: not run (or published without a number)."""
+    from .analysis.reproduction import COLUMNS, entry_key, published
+
+    unavailable = published().get("unavailable", {})
+    rows = []
+    for e in published()["entries"]:
+        row = {c: None for c in COLUMNS}
+        row.update({k: e.get(k) for k in ("paper", "table", "dataset", "method", "setting", "metric", "note")})
+        v = e.get("value")
+        row["published"] = " ".join(map(str, v)) if isinstance(v, list) else v
+        row["key"] = entry_key(e)
+        if v is None:
+            row["verdict"] = "no verdict: published without a number"
+        elif e["dataset"] in unavailable:
+            row["verdict"] = f"not run: no public source ({unavailable[e['dataset']]})"
+        else:
+            row["verdict"] = "not run: no committed campaign"
+        rows.append(row)
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def merged_verdicts(campaigns) -> pd.DataFrame:
+    """Every published number once: the verdict of the campaign that ran it (a run before a
+    no-verdict before a not-run; then more runs; then the campaign's name); a number no committed
+    campaign lists is "not run: no committed campaign" (campaign "~")."""
+    from .analysis.reproduction import published, verdict_kind
+
+    rank = {"agrees": 0, "gap explained": 0, "gap unexplained": 0, "no verdict": 1, "not run": 2}
+    frames = []
+    for name, t, _ in [*campaigns, ("~", _unexported(), {})]:  # "~": after every campaign's name
+        t = t.copy()
+        t["campaign"] = name
+        t["rank"] = t["verdict"].map(lambda v: rank[verdict_kind(v)]) + (name == "~")
+        t["order"] = np.arange(len(t))
+        frames.append(t)
+    allrows = pd.concat(frames, ignore_index=True)
+    position = dict(zip(frames[-1]["key"], frames[-1]["order"]))  # the entry's place in published.yaml
+    allrows["order"] = allrows["key"].map(position).fillna(len(position))
+    allrows["neg_runs"] = -allrows["runs"].fillna(0).astype(float)
+    best = allrows.sort_values(["rank", "neg_runs", "campaign"], kind="stable").drop_duplicates("key")
+    papers = {p: i for i, p in enumerate(published()["papers"])}
+    best["paper_order"] = best["paper"].map(papers)
+    return best.sort_values(["paper_order", "order"], kind="stable").drop(columns="paper_order").reset_index(drop=True)
+
+
+def index_markdown(root: Path = ROOT / "reproduction") -> str:
+    """REPRODUCTION.md: the scorecard over every committed campaign, the unexplained gaps, the campaigns."""
+    from .analysis.reproduction import scorecard, scorecard_markdown
+
+    campaigns = _load_campaigns(root)
+    out = [
+        "# Reproduction of the five papers",
+        "",
+        "Generated by `python -m svmfs.reproduce index` from the committed campaign folders `reproduction/*/`",
+        "(do not edit by hand). A published number run by several campaigns counts once, with the verdict of",
+        "the campaign that ran it (the one with the most runs).",
+        "",
+    ]
+    reduced = [c for c in campaigns if c[2].get("reduced")]
+    out += _index_body([c for c in campaigns if not c[2].get("reduced")])
+    if reduced:
+        out += ["## Reduced runs (CI size, not the papers' sizes: left out of the scorecard above)", ""]
+        for name, t, prov in reduced:
+            out += [f"### `{name}`", "", f"[report](reproduction/{name}/report/reproduction.md); `{prov.get('command', '')}`", ""]
+            out += scorecard_markdown(scorecard(t)) + [""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _index_body(campaigns) -> list[str]:
+    from .analysis.reproduction import RULE, published, scorecard, unexplained_markdown
+
+    out = []
+    merged = merged_verdicts(campaigns)
+    card = scorecard(merged)
+    by = merged.groupby(["paper", "table"], sort=False)["campaign"].agg(
+        lambda c: ", ".join(sorted(set(c[merged.loc[c.index, "runs"].fillna(0) > 0]))) or "-"
+    )
+    card["campaigns"] = [by[(p, t)] for p, t in zip(card["paper"], card["table"])]
+    out += ["## Scorecard", ""]
+    cols = list(card.columns)
+    out += ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    out += ["| " + " | ".join(str(v) for v in r) + " |" for r in card.itertuples(index=False)]
+    totals = card[["published", "run", "agrees", "gap explained", "gap unexplained", "not run", "no verdict"]].sum()
+    out += ["", "Totals: " + ", ".join(f"{k} {int(v)}" for k, v in totals.items()) + ".", "", RULE, ""]
+    missing = sorted(set(published()["papers"]) - set(merged["paper"]))
+    if missing:
+        out += [f"Papers no committed campaign reproduces: {', '.join(missing)}.", ""]
+    out += ["## Unexplained gaps and what was tried", ""]
+    gaps = unexplained_markdown(merged)
+    out += [f"{g} (campaign `{c}`)" for g, c in zip(gaps, merged[merged["verdict"].astype(str).str.startswith("gap, unexplained")]["campaign"])] or ["None."]
+    out += ["", "## Campaigns", ""]
+    if not campaigns:
+        return out + ["No full campaign has been exported yet: `python -m svmfs.reproduce export results/<campaign> "
+                      "reproduction/<campaign> --configfile ...`, then `python -m svmfs.reproduce index`.", ""]  # fmt: skip
+    out += ["| campaign | report | select jobs | job commit(s) | command |", "|---|---|---|---|---|"]
+    for name, _, prov in campaigns:
+        shas = ", ".join(s[:12] + ("-dirty" if s.endswith("-dirty") else "") for s in prov.get("job_git_sha", {}))
+        out.append(f"| `{name}` | [report](reproduction/{name}/report/reproduction.md) | {prov.get('select_jobs', '')} | "
+                   f"{shas} | `{prov.get('command', '')}` |")  # fmt: skip
+    return out + [""]
+
+
+# ---------------------------------------------------------------------------------------------- check
+def _fmt_value(v) -> str:
+    """A value as ``records.csv`` prints it (floats with the store's format; lists as JSON text)."""
+    if v is None or (isinstance(v, float) and np.isnan(v)):
+        return ""
+    if isinstance(v, (bool, np.bool_)):
+        return str(bool(v))
+    if isinstance(v, (float, np.floating)):
+        return FLOAT_FORMAT % float(v)
+    if isinstance(v, (int, np.integer)):
+        return str(int(v))
+    return str(v)
+
+
+def compare_records(committed: pd.DataFrame, new: pd.DataFrame) -> dict[tuple, list[str]]:
+    """Per job (dataset, method, setting, fold): the deterministic fields that differ, with both values."""
+    diffs: dict[tuple, list[str]] = {}
+    new_by = {tuple(r[k] for k in JOB_KEY): r for _, r in new.iterrows()}
+    for _, old in committed.iterrows():
+        key = tuple(old[k] for k in JOB_KEY)
+        row = new_by.get(key)
+        if row is None:
+            diffs[key] = ["no new record"]
+            continue
+        d = []
+        for col in STABLE_COLUMNS:
+            a = _fmt_value(old[col]) if col in old else ""
+            b = _fmt_value(row[col]) if col in row else ""
+            if a != b:
+                d.append(f"{col}: committed {a[:80]!r}, rerun {b[:80]!r}")
+        diffs[key] = d
+    return diffs
+
+
+def sample_jobs(records: pd.DataFrame, k: int, seed: int) -> pd.DataFrame:
+    """k select jobs drawn without replacement by ``numpy.random.default_rng(seed)`` from the
+    records sorted by (dataset, method, setting, fold)."""
+    rec = records.sort_values(JOB_KEY, kind="stable").reset_index(drop=True)
+    idx = np.sort(np.random.default_rng(seed).choice(len(rec), size=min(k, len(rec)), replace=False))
+    return rec.iloc[idx].reset_index(drop=True)
+
+
+def _job_path(out: Path, r) -> Path:
+    return out / "runs" / str(r["dataset"]) / str(r["method"]) / str(r["setting"]) / f"fold-{int(r['fold'])}.json"
+
+
+def rerun_jobs(config: dict, jobs: pd.DataFrame, workdir: Path, cores: int = 2, mirror: str | None = None,
+               raw_dir: str | None = None) -> pd.DataFrame:  # fmt: skip
+    """Run the given select jobs through the workflow (Snakemake) in ``workdir``; their new records."""
+    from .results.record import read_records
+
+    workdir.mkdir(parents=True, exist_ok=True)
+    cfg = dict(config)
+    cfg["results_dir"] = str(workdir / "results")
+    cfg["raw_dir"] = raw_dir or str(ROOT / "data" / "raw")
+    if mirror:
+        cfg["mirror"] = mirror
+    (workdir / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
+    out = workdir / "results" / cfg.get("campaign", "default")
+    targets = [str(_job_path(out, r)) for _, r in jobs.iterrows()]
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(workdir), "--cores", str(cores),
+           "--workflow-profile", str(ROOT / "workflow" / "profiles" / "default"),
+           "--configfile", str(workdir / "config.yaml"), "--replace-workflow-config", *targets]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")]))}
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if proc.returncode != 0:
+        raise SystemExit(f"check: the rerun failed ({proc.returncode}):\n{proc.stdout[-3000:]}\n{proc.stderr[-5000:]}")
+    return read_records(targets)
+
+
+def check(folder: Path, k: int, seed: int, mirror: str | None = None, workdir: Path | None = None,
+          cores: int = 2, raw_dir: str | None = None, out=print) -> int:  # fmt: skip
+    """Rerun k sampled jobs of a committed campaign; 0 if every deterministic field matches, else 1."""
+    folder = Path(folder)
+    config = yaml.safe_load((folder / "config.yaml").read_text())
+    records = pd.read_parquet(folder / "records.parquet")
+    jobs = sample_jobs(records, k, seed)
+    from .results.record import git_sha
+
+    out(f"check {folder}: {len(jobs)} of {len(records)} select jobs (seed {seed}), rerun through the workflow")
+    out(f"committed jobs ran at {', '.join(sorted(set(jobs['git_sha'].astype(str))))}; this tree: {git_sha(ROOT)}")
+    scratch = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="svmfs-check-"))
+    try:
+        new = rerun_jobs(config, jobs, scratch, cores=cores, mirror=mirror, raw_dir=raw_dir)
+    finally:
+        if workdir is None:
+            shutil.rmtree(scratch, ignore_errors=True)
+    diffs = compare_records(jobs, new)
+    bad = 0
+    for key, d in diffs.items():
+        name = "{}/{}/{}/fold-{}".format(*key)
+        out(f"{'ok' if not d else 'DIFF'} {name}")
+        for line in d:
+            out(f"       {line}")
+        bad += bool(d)
+    out(f"{len(diffs) - bad} of {len(diffs)} jobs identical on every deterministic field" + (f"; {bad} differ" if bad else ""))
+    return 1 if bad else 0
+
+
+# -------------------------------------------------------------------------------------------- restore
+#: columns of the merged store that hold JSON text (lists and dicts of the record)
+JSON_COLUMNS = ("selected", "selector_params", "final_params", "versions", "scores", "selected_names")
+
+
+def _record_of(row: pd.Series) -> dict:
+    """A select job's record rebuilt from its row of the merged store (the JSON-only per-feature fields,
+    e.g. ``ranking`` and ``weights``, are not in the store and stay out)."""
+    rec = {}
+    for col, v in row.items():
+        if col in JSON_COLUMNS and isinstance(v, str) and v[:1] in "[{":
+            v = json.loads(v)
+        elif isinstance(v, np.generic):
+            v = v.item()
+        rec[col] = v
+    return rec
+
+
+def _git_ok(sha: str, files: list[Path]) -> str | None:
+    """None if ``files`` are unchanged from commit ``sha`` to the working tree, else why not."""
+    if not sha or sha == "unknown" or sha.endswith("-dirty"):
+        return "code unknown (record made from a dirty or unknown tree)"
+    git = ["git", "-C", str(ROOT)]
+    if subprocess.run([*git, "cat-file", "-e", f"{sha}^{{commit}}"], capture_output=True).returncode != 0:
+        return "code unknown (commit not in this clone)"
+    rel = [str(f.relative_to(ROOT)) for f in files]
+    if subprocess.run([*git, "diff", "--quiet", sha, "--", *rel], capture_output=True).returncode != 0:
+        return "code changed"
+    return None
+
+
+def restorable(config: dict, records: pd.DataFrame) -> tuple[list[pd.Series], dict[str, int]]:
+    """The committed records a campaign with ``config`` may reuse: same job, same ``config_hash`` of the
+    job's config slice, and its method module and the select rule's script unchanged since the record's
+    commit. Returns the rows and a count of the other jobs by reason."""
+    from .config import campaign_methods, job_config, select_jobs, validate_schema
+    from .methods.registry import get_method
+    from .results.record import config_hash
+
+    config = validate_schema(yaml.safe_load(yaml.safe_dump(config)))
+    by_key = {tuple(r[k] for k in JOB_KEY): r for _, r in records.iterrows()}
+    methods = campaign_methods(config)
+    ok, why, code_cache = [], {}, {}
+    for d, m, s, k in select_jobs(config):
+        row = by_key.get((d, m, s, k))
+        reason = None
+        if row is None:
+            reason = "not in the export"
+        elif row["config_hash"] != config_hash(job_config(config, d, m, s)):
+            reason = "config changed"
+        else:
+            module = get_method(methods[m].get("method", m)).target.partition(":")[0]
+            files = [ROOT / "src" / "svmfs" / "methods" / f"{module}.py", ROOT / "scripts" / "select.py"]
+            key = (str(row["git_sha"]), module)
+            if key not in code_cache:
+                code_cache[key] = _git_ok(str(row["git_sha"]), files)
+            reason = code_cache[key]
+        if reason is None:
+            ok.append(row)
+        else:
+            why[reason] = why.get(reason, 0) + 1
+    return ok, why
+
+
+def _snakemake(directory: Path, configfile: Path, *args: str, mirror: str | None = None) -> None:
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(directory), "--cores", "1",
+           "--workflow-profile", str(ROOT / "workflow" / "profiles" / "default"),
+           "--configfile", str(configfile), "--replace-workflow-config", *args]  # fmt: skip
+    if mirror:
+        cmd += ["--config", f"mirror={mirror}"]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")]))}
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if proc.returncode != 0:
+        raise SystemExit(f"snakemake failed ({proc.returncode}):\n{proc.stdout[-3000:]}\n{proc.stderr[-5000:]}")
+
+
+def restore(folder: Path, configfiles=None, directory: Path = ROOT, mirror: str | None = None, out=print) -> int:
+    """Resume a committed campaign in a fresh clone without rerunning its finished jobs.
+
+    The committed records that :func:`restorable` accepts are written back as select-job outputs under
+    ``<directory>/<results_dir>/<campaign>/runs/`` after Snakemake has prepared their datasets and splits;
+    Snakemake then marks them complete (``--touch``, which records its own metadata for them), so the
+    campaign's usual command runs only the other jobs, and later edits of a restored job's parameters
+    or code rerun it as with any job.
+    """
+    from .results.record import write_record
+
+    folder, directory = Path(folder), Path(directory)
+    configfiles = [Path(p) for p in configfiles] if configfiles else [folder / "config.yaml"]
+    config = merge_configs(configfiles)
+    merged = directory / ".svmfs-restore-config.yaml"
+    merged.write_text(yaml.safe_dump(config, sort_keys=False))
+    try:
+        rows, why = restorable(config, pd.read_parquet(folder / "records.parquet"))
+        # paths as the rules spell them: relative to the working directory unless results_dir is absolute
+        base = Path(config.get("results_dir", "results")) / config.get("campaign", "default")
+        datasets = sorted({str(r["dataset"]) for r in rows})
+        if datasets:
+            prep = [str(base / sub / f"{d}{ext}") for d in datasets
+                    for sub, ext in (("datasets", ".npz"), ("datasets", ".json"), ("splits", ".json"))]  # fmt: skip
+            _snakemake(directory, merged, *prep, mirror=mirror)
+        targets = []
+        for r in rows:
+            rec = {**_record_of(r), "restored_from": str(folder)}
+            path = _job_path(base, r)
+            (directory / path).parent.mkdir(parents=True, exist_ok=True)
+            write_record(rec, directory / path, (directory / path).with_suffix(".parquet"))
+            targets.append(str(path))
+        if targets:
+            _snakemake(directory, merged, "--touch", "--force", *targets, mirror=mirror)  # forced: metadata recorded
+    finally:
+        merged.unlink(missing_ok=True)
+    rest = ", ".join(f"{n} {r}" for r, n in sorted(why.items()))
+    out(f"restored {len(rows)} select jobs into {directory / base}" + (f"; to run: {rest}" if rest else ""))
+    return 0
+
+
+# ------------------------------------------------------------------------------------------------ cli
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m svmfs.reproduce", description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    e = sub.add_parser("export", help="copy a finished campaign's results into reproduction/<name>/")
+    e.add_argument("results", type=Path)
+    e.add_argument("dest", type=Path)
+    e.add_argument("--configfile", nargs="+", required=True, help="the campaign files of the run, in order")
+    e.add_argument("--command", help="the command that ran the campaign (default: the usual snakemake call)")
+    i = sub.add_parser("index", help="write REPRODUCTION.md from reproduction/*/")
+    i.add_argument("--root", type=Path, default=ROOT / "reproduction")
+    i.add_argument("--out", type=Path, default=ROOT / "REPRODUCTION.md")
+    c = sub.add_parser("check", help="rerun k random select jobs of a committed campaign and compare")
+    c.add_argument("folder", type=Path)
+    c.add_argument("-k", type=int, default=5)
+    c.add_argument("--seed", type=int, default=1)
+    c.add_argument("--mirror", default=os.environ.get("SVMFS_MIRROR") or None, help="dataset mirror (default $SVMFS_MIRROR)")
+    c.add_argument("--cores", type=int, default=2)
+    c.add_argument("--workdir", type=Path, help="keep the rerun here (default: a temporary folder, removed)")
+    c.add_argument("--raw-dir", help="downloaded sources (default: the clone's data/raw)")
+    r = sub.add_parser("restore", help="write a committed campaign's still-valid records back into results/<campaign>")
+    r.add_argument("folder", type=Path)
+    r.add_argument("--configfile", nargs="+", help="the campaign files to resume with (default: the export's config.yaml)")
+    r.add_argument("--directory", type=Path, default=Path.cwd(), help="the workflow's working directory (default: here)")
+    r.add_argument("--mirror", default=os.environ.get("SVMFS_MIRROR") or None)
+    a = ap.parse_args(argv)
+    if a.cmd == "export":
+        files = export(a.results, a.dest, a.configfile, a.command)
+        size = sum(f.stat().st_size for f in files)
+        print(f"exported {len(files)} files ({size / 2**20:.2f} MB) to {a.dest}")
+        return 0
+    if a.cmd == "index":
+        a.out.write_text(index_markdown(a.root))
+        print(f"wrote {a.out}")
+        return 0
+    if a.cmd == "check":
+        return check(a.folder, a.k, a.seed, mirror=a.mirror, workdir=a.workdir, cores=a.cores, raw_dir=a.raw_dir)
+    return restore(a.folder, a.configfile, a.directory, a.mirror)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,196 @@
+"""Committed reproductions (issue 19 sec. 4-5): export a tiny finished campaign, index it, check it by
+rerunning sampled select jobs through the workflow, and catch a tampered record."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from svmfs import reproduce
+
+ROOT = Path(__file__).resolve().parents[1]
+#: 4 select jobs on one small draw of MIT Example 1 (the name of a mit9520 dataset, so the
+#: reproduction report has verdicts); 2 outer folds, 2 inner folds
+MINI = {
+    "campaign": "mini",
+    "reproduces": ["mit9520"],
+    "seed": 11,
+    "datasets": {"ex1_rho02": {"source": "mit_example1", "params": {"n": 40, "p": 20, "k0": 3, "rho": 0.2}}},
+    "splits": {"kind": "stratified_kfold", "n_splits": 2},
+    "inner_cv": {"n_splits": 2},
+    "final_classifier": {"linear": {"C": [0.1, 1.0]}},
+    "methods": {
+        "l1_svm": {"final": "own", "grid": {"C": [0.1, 1.0]}},
+        "svm_rfe": {"grid": {"C": [0.1], "n_features_to_select": [2, 5]}},
+    },
+}
+
+pytestmark = pytest.mark.workflow
+
+
+@pytest.fixture(scope="module")
+def mini_run(tmp_path_factory):
+    wd = tmp_path_factory.mktemp("mini")
+    cfg = wd / "mini.yaml"
+    cfg.write_text(yaml.safe_dump(MINI))
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(wd), "--cores", "2",
+           "--workflow-profile", str(ROOT / "workflow" / "profiles" / "default"),
+           "--configfile", str(cfg), "--replace-workflow-config"]  # fmt: skip
+    proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "SVMFS_MIRROR": "", "PYTHONPATH": str(ROOT / "src")}, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    return wd, cfg
+
+
+@pytest.fixture(scope="module")
+def exported(mini_run, tmp_path_factory):
+    wd, cfg = mini_run
+    dest = tmp_path_factory.mktemp("repro") / "reproduction" / "mini"
+    assert reproduce.main(["export", str(wd / "results" / "mini"), str(dest), "--configfile", str(cfg)]) == 0
+    return dest
+
+
+def test_export_holds_report_tables_figures_records_config_provenance(exported):
+    for rel in ("report/reproduction.md", "tables/reproduction.csv", "tables/summary.csv", "records.parquet",
+                "records.csv", "figures/accuracy_vs_features.png", "config.yaml", "provenance.json"):  # fmt: skip
+        assert (exported / rel).is_file(), rel
+    assert not list(exported.rglob("*.pdf")) and not (exported / "runs").exists()
+    assert yaml.safe_load((exported / "config.yaml").read_text()) == MINI
+    prov = json.loads((exported / "provenance.json").read_text())
+    assert prov["select_jobs"] == 4 and prov["wall_time_s"] > 0 and "--configfile" in prov["command"]
+    assert set(prov) >= {"job_git_sha", "job_hosts", "job_versions", "export_git_sha", "machine", "job_benchmark_s"}
+    assert sum(f.stat().st_size for f in exported.rglob("*") if f.is_file()) < reproduce.MAX_EXPORT_BYTES
+
+
+def test_index_is_deterministic_and_has_the_scorecard(exported):
+    md = reproduce.index_markdown(exported.parent)
+    assert md == reproduce.index_markdown(exported.parent)
+    assert "## Scorecard" in md and "| mit9520 | Table 1 |" in md and "[report](reproduction/mini/report/reproduction.md)" in md
+    table1 = pd.read_csv(exported / "tables" / "reproduction.csv").query("table == 'Table 1'")
+    assert (table1["runs"] > 0).sum() == 4  # ex1_rho02: test error and features of l1_svm and svm_rfe
+
+
+def test_check_passes_then_names_a_tampered_job(exported, tmp_path):
+    exported = Path(shutil.copytree(exported, tmp_path / "mini"))  # the fixture's copy stays untouched
+    lines = []
+    work = tmp_path / "rerun"
+    assert reproduce.check(exported, k=2, seed=1, workdir=work, out=lines.append) == 0, "\n".join(lines)
+    checked = [ln for ln in lines if ln.startswith("ok ")]
+    assert len(checked) == 2 and lines[-1] == "2 of 2 jobs identical on every deterministic field"
+    # the same seed picks the same jobs; tamper with the first one's committed test accuracy
+    job = checked[0].split()[1]
+    dataset, method, setting, fold = job.split("/")
+    rec = pd.read_parquet(exported / "records.parquet")
+    row = (rec.dataset == dataset) & (rec.method == method) & (rec.setting == setting) & (rec.fold == int(fold.split("-")[1]))
+    assert row.sum() == 1
+    rec.loc[row, "test_accuracy"] = rec.loc[row, "test_accuracy"] - 0.01
+    rec.to_parquet(exported / "records.parquet", index=False)
+    lines.clear()
+    assert reproduce.check(exported, k=2, seed=1, workdir=work, out=lines.append) == 1
+    assert f"DIFF {job}" in lines and any(ln.strip().startswith("test_accuracy: committed") for ln in lines)
+    assert lines[-1].endswith("; 1 differ")
+
+
+def test_cli_check_from_the_command_line(exported, tmp_path):
+    """The documented command, as a reader runs it: the jobs it checked on stdout, exit code 0."""
+    proc = subprocess.run([sys.executable, "-m", "svmfs.reproduce", "check", str(exported), "-k", "1", "--seed", "3"],
+                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr[-3000:]
+    assert proc.stdout.count("ok ex1_rho02/") == 1 and "1 of 1 jobs identical" in proc.stdout
+
+
+def _dry_run_jobs(directory: Path, cfg: Path) -> str:
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(directory), "-n",
+           "--workflow-profile", str(ROOT / "workflow" / "profiles" / "default"),
+           "--configfile", str(cfg), "--replace-workflow-config"]  # fmt: skip
+    proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return proc.stdout + proc.stderr
+
+
+def test_restore_resumes_a_fresh_clone_and_snakemake_still_reruns_changed_jobs(mini_run, exported, tmp_path, monkeypatch):
+    _, cfg = mini_run
+    monkeypatch.setattr(reproduce, "_git_ok", lambda sha, files: None)  # the method code is the record's (tested below)
+    lines = []
+    clone = tmp_path / "clone"
+    clone.mkdir()
+    assert reproduce.restore(exported, [cfg], clone, out=lines.append) == 0
+    assert lines == [f"restored 4 select jobs into {clone / 'results' / 'mini'}"]
+    rec = json.loads((clone / "results/mini/runs/ex1_rho02/l1_svm/default/fold-0.json").read_text())
+    assert rec["restored_from"] == str(exported) and rec["fold"] == 0 and isinstance(rec["selected"], list)
+    plan = _dry_run_jobs(clone, cfg)
+    assert "collect" in plan and not any(ln.split()[:1] == ["select"] for ln in plan.splitlines())
+    # a parameter of svm_rfe changed after the restore: Snakemake reruns its two jobs (its metadata was recorded)
+    changed = tmp_path / "changed.yaml"
+    cfg2 = yaml.safe_load(cfg.read_text())
+    cfg2["methods"]["svm_rfe"]["grid"]["n_features_to_select"] = [2, 4]
+    changed.write_text(yaml.safe_dump(cfg2))
+    assert any(ln.split()[:2] == ["select", "2"] for ln in _dry_run_jobs(clone, changed).splitlines())
+    # restoring with the changed config leaves svm_rfe's records out: their config hash differs
+    other = tmp_path / "other"
+    other.mkdir()
+    lines.clear()
+    reproduce.restore(exported, [changed], other, out=lines.append)
+    assert lines == [f"restored 2 select jobs into {other / 'results' / 'mini'}; to run: 2 config changed"]
+    assert not (other / "results/mini/runs/ex1_rho02/svm_rfe").exists()
+
+
+def test_restore_code_rule():
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    root = subprocess.run(["git", "-C", str(ROOT), "rev-list", "--max-parents=0", "HEAD"], capture_output=True, text=True).stdout.split()[0]
+    assert reproduce._git_ok(head + "-dirty", [ROOT / "README.md"]).startswith("code unknown")
+    assert reproduce._git_ok("0" * 40, [ROOT / "README.md"]) == "code unknown (commit not in this clone)"
+    assert reproduce._git_ok(root, [ROOT / "README.md"]) == "code changed"
+    clean = ROOT / "constraints.txt"  # unchanged from HEAD in any working tree that runs the tests unmodified
+    if subprocess.run(["git", "-C", str(ROOT), "diff", "--quiet", "HEAD", "--", "constraints.txt"]).returncode == 0:
+        assert reproduce._git_ok(head, [clean]) is None
+
+
+def test_partial_export_restore_and_finish_give_the_same_tables(mini_run, tmp_path, monkeypatch):
+    """Session 1 stops after two of the four select jobs and exports them; session 2 (a fresh directory)
+    restores them, runs the rest, and ends with the same records.csv and summary as one uninterrupted run."""
+    wd, cfg = mini_run
+    monkeypatch.setattr(reproduce, "_git_ok", lambda sha, files: None)
+    partial = tmp_path / "session1" / "results" / "mini"
+    for rel in ("runs/ex1_rho02/l1_svm/default/fold-0.json", "runs/ex1_rho02/svm_rfe/default/fold-1.json"):
+        (partial / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(wd / "results" / "mini" / rel, partial / rel)
+    dest = tmp_path / "reproduction" / "mini"
+    reproduce.export(partial, dest, [cfg])
+    assert json.loads((dest / "provenance.json").read_text())["partial"] is True and not (dest / "tables").exists()
+    lines = []
+    clone = tmp_path / "session2"
+    clone.mkdir()
+    reproduce.restore(dest, [cfg], clone, out=lines.append)
+    assert lines == [f"restored 2 select jobs into {clone / 'results' / 'mini'}; to run: 2 not in the export"]
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(clone), "--cores", "2",
+           "--workflow-profile", str(ROOT / "workflow" / "profiles" / "default"),
+           "--configfile", str(cfg), "--replace-workflow-config"]  # fmt: skip
+    proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert (proc.stdout + proc.stderr).count("rule select:\n") == 2  # (local)rule select: only the two not restored
+    for rel in ("records.csv", "tables/summary.csv", "tables/reproduction.csv"):
+        assert (clone / "results" / "mini" / rel).read_bytes() == (wd / "results" / "mini" / rel).read_bytes(), rel
+
+
+def test_compare_records_prints_like_records_csv():
+    """Floats compared as records.csv prints them (%.10g), NaN equal to NaN, lists as their JSON text."""
+    base = pd.DataFrame([{c: None for c in reproduce.STABLE_COLUMNS}])
+    base[reproduce.JOB_KEY] = ["d", "m", "default", 0]
+    base["test_accuracy"], base["test_auc"], base["selected"] = 0.9, float("nan"), "[1,2]"
+    same = base.copy()
+    same["test_accuracy"] = 0.9 + 1e-13  # below the CSV's 10 significant digits
+    assert reproduce.compare_records(base, same) == {("d", "m", "default", 0): []}
+    other = base.copy()
+    other["selected"] = "[1,3]"
+    assert reproduce.compare_records(base, other)[("d", "m", "default", 0)] == ["selected: committed '[1,2]', rerun '[1,3]'"]
+    assert reproduce.compare_records(base, base.iloc[0:0])[("d", "m", "default", 0)] == ["no new record"]
+    # the sample is fixed by the seed and independent of the store's row order
+    recs = pd.DataFrame({"dataset": list("abcdef"), "method": "m", "setting": "s", "fold": range(6)})
+    a = reproduce.sample_jobs(recs, 3, seed=1)
+    assert a.equals(reproduce.sample_jobs(recs.iloc[::-1], 3, seed=1)) and len(a) == 3
