@@ -9,6 +9,8 @@ job's log (``worker child: cpu ...``) and is added here.
     # the default campaign with the worker (the default) and without it (SVMFS_WORKER=0), in copies:
     python benchmarks/bench_job_overhead.py --run /tmp/after --worker on
     python benchmarks/bench_job_overhead.py --run /tmp/nowork --worker off
+    # select jobs per minute for a fast method (60 fisher jobs on WDBC):
+    python benchmarks/bench_job_overhead.py --run /tmp/tp --throughput
     # or summarize existing result folders (e.g. a run of the commit before the worker):
     python benchmarks/bench_job_overhead.py /tmp/base/results/default /tmp/after/results/default
 """
@@ -45,6 +47,26 @@ def run_campaign(dest: Path, worker: bool, config: Path | None = None) -> float:
     return time.perf_counter() - t0
 
 
+#: The throughput campaign: one fast method on one small dataset, 60 select jobs.
+THROUGHPUT = {
+    "campaign": "default",
+    "seed": 1,
+    "datasets": {"wdbc": {}},
+    "splits": {"kind": "stratified_kfold", "n_splits": 10},
+    "normalization": {"method": "zscore", "scope": "fold"},
+    "inner_cv": {"n_splits": 5},
+    "final_classifier": {"linear": {"C": [0.01, 0.1, 1.0, 10.0]}},
+    "methods": {"fisher": {"settings": {"n_features_to_select": [1, 2, 3, 5, 10, 20]}}},
+}
+
+
+def throughput(out: Path) -> dict:
+    """Select jobs per minute: from the first to the last record written (n - 1 intervals)."""
+    times = sorted(p.stat().st_mtime for p in (out / "runs").rglob("fold-*.json"))
+    rate = (len(times) - 1) / (times[-1] - times[0]) * 60 if len(times) > 1 else None
+    return {"jobs": len(times), "jobs_per_minute": round(rate, 1) if rate else None}
+
+
 def summarize(out: Path) -> dict:
     rows = []
     for bench in sorted((out / "benchmarks" / "select").rglob("fold-*.tsv")):
@@ -79,8 +101,15 @@ def main(argv=None) -> None:
     ap.add_argument("--run", type=Path, help="copy the workflow here and run the default campaign first")
     ap.add_argument("--worker", choices=("on", "off"), default="on")
     ap.add_argument("--configfile", type=Path)
+    ap.add_argument("--throughput", action="store_true", help="with --run: 60 fisher jobs on WDBC, jobs per minute")
     args = ap.parse_args(argv)
     folders = list(args.folders)
+    if args.run and args.throughput:
+        import yaml
+
+        args.run.mkdir(parents=True, exist_ok=True)
+        args.configfile = args.run / "throughput.yaml"
+        args.configfile.write_text(yaml.safe_dump(THROUGHPUT))
     if args.run:
         args.run.mkdir(parents=True, exist_ok=True)
         up0 = os.getloadavg()
@@ -88,6 +117,8 @@ def main(argv=None) -> None:
         print(json.dumps({"run": str(args.run), "worker": args.worker, "elapsed_s": round(elapsed, 1),
                           "load_before": up0, "load_after": os.getloadavg()}))  # fmt: skip
         folders.append(args.run / "results" / "default")
+        if args.throughput:
+            print(json.dumps({"throughput": throughput(args.run / "results" / "default")}))
     for out in folders:
         print(json.dumps(summarize(out)))
 
