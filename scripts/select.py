@@ -1,12 +1,21 @@
-"""Rule select: one (dataset, method, setting, fold) job, steps 1-6 of the select job."""
+"""Rule select: one (dataset, method, setting, fold) job, steps 1-6 of the select job.
 
-import json
+The job runs in a process forked from a warm worker (svmfs.worker: scikit-learn & co. already imported)
+and, where none can be used, here; heavy imports therefore come after ``delegate``.
+"""
+
 from pathlib import Path
 
-from svmfs.data.canonical import load_dataset
-from svmfs.jobs import job_context
-from svmfs.protocol.select_job import run_select_job
-from svmfs.results.record import config_hash, provenance, write_record
+from svmfs.worker import delegate
+
+delegate(snakemake, __file__, modules=[f"svmfs.methods.{Path(snakemake.input.code).stem}"])
+
+import json  # noqa: E402
+
+from svmfs.data.canonical import load_dataset  # noqa: E402
+from svmfs.jobs import job_context  # noqa: E402
+from svmfs.protocol.select_job import run_select_job  # noqa: E402
+from svmfs.results.record import config_hash, provenance, write_record  # noqa: E402
 
 with job_context(snakemake.log[0], snakemake.threads) as log:
     w, p = snakemake.wildcards, snakemake.params

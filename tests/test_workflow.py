@@ -80,6 +80,13 @@ def test_campaign_outputs_and_records(two_runs):
     assert "± " in (out / "tables" / "summary.md").read_text()
     assert "\\toprule" in (out / "tables" / "summary.tex").read_text()
     assert not list(out.rglob("*.part"))
+    # the select jobs ran in the warm worker (svmfs.worker), each with its own log, and their records
+    # still carry the provenance: the commit (40 hex digits, maybe -dirty) and the package versions
+    logs = sorted((out / "logs" / "select").rglob("fold-*.log"))
+    assert len(logs) == len(rec) and all("worker child: cpu" in p.read_text() for p in logs)
+    store = pd.read_parquet(out / "records.parquet")
+    assert store["git_sha"].str.fullmatch(r"[0-9a-f]{40}(-dirty)?").all()
+    assert store["versions"].str.contains('"scikit-learn":"').all()
 
 
 def test_two_runs_byte_identical(two_runs):

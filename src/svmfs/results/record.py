@@ -10,6 +10,7 @@ describe the run and are kept out of the deterministic tables.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -56,27 +57,40 @@ def _git(workdir, *args) -> str:
 
 
 def git_sha(workdir: str | Path = ".") -> str:
-    """The workflow's commit, with ``-dirty`` if tracked files differ from it ("unknown" outside git)."""
+    """The workflow's commit, with ``-dirty`` if tracked files differ from it ("unknown" outside git).
+
+    One ``git status`` (commit and changed tracked files together): it runs in every select job.
+    """
     try:
-        sha = _git(workdir, "rev-parse", "HEAD")
-        dirty = sha and _git(workdir, "status", "--porcelain", "--untracked-files=no")
+        out = _git(workdir, "status", "--porcelain=v2", "--branch", "--untracked-files=no")
     except (OSError, subprocess.SubprocessError):
         return "unknown"
-    return (sha + "-dirty" if dirty else sha) or "unknown"
+    lines = out.splitlines()
+    sha = next((ln.split()[2] for ln in lines if ln.startswith("# branch.oid ")), "")
+    if not sha or sha == "(initial)":
+        return "unknown"
+    dirty = any(not ln.startswith("#") for ln in lines)
+    return sha + "-dirty" if dirty else sha
 
 
-def provenance(workdir: str | Path = ".") -> dict[str, Any]:
-    """Package versions, git SHA of the workflow (``git_sha``), host; a job reads it before it computes."""
+@functools.lru_cache(maxsize=1)
+def package_versions() -> dict[str, str | None]:
+    """Versions of :data:`PACKAGES`, read once per process (a warm worker serves only the code it loaded,
+    and restarts when a package folder changes: ``svmfs.worker``)."""
     versions = {}
     for pkg in PACKAGES:
         try:
             versions[pkg] = metadata.version(pkg)
         except metadata.PackageNotFoundError:
             versions[pkg] = None
-    sha = git_sha(workdir)
+    return versions
+
+
+def provenance(workdir: str | Path = ".") -> dict[str, Any]:
+    """Package versions, git SHA of the workflow (``git_sha``), host; a job reads it before it computes."""
     return {
-        "versions": versions,
-        "git_sha": sha,
+        "versions": dict(package_versions()),
+        "git_sha": git_sha(workdir),
         "host": socket.gethostname(),
         "python": platform.python_version(),
         "pid": os.getpid(),
