@@ -1,7 +1,7 @@
 """Selection-bias audits: the accuracy the papers' kinds of protocol would report, next to the nested CV's,
 on the same outer splits (campaign key ``audits``; README "Selection-bias audits").
 
-* ``test_tuned`` (:func:`test_tuned_choice`, inside the select job): every hyper-parameter, the selector's
+* ``test_tuned`` (:func:`tune_on_test_side`, inside the select job): every hyper-parameter, the selector's
   grid and the final classifier's, picked by the best accuracy on the outer fold's test side, as a paper
   that tunes on its test set would. The candidates are the grid the inner CV sees: one selector fit on the
   whole training side per point of the grid without its ``truncation`` sizes (each size read off that one
@@ -32,7 +32,7 @@ from .normalize import fit_transform_rows, make_normalizer, normalize_fold
 from .tuning import _effective_sizes, inner_cv, tune_final, tune_selector
 
 
-def test_tuned_choice(
+def tune_on_test_side(
     make_selector: Callable[..., Any],
     grid: dict[str, list],
     truncation: str | None,

@@ -22,7 +22,7 @@ import numpy as np
 from sklearn.metrics import accuracy_score, balanced_accuracy_score, roc_auc_score
 
 from ..methods.registry import get_method
-from .audits import test_tuned_choice
+from .audits import tune_on_test_side
 from .classifiers import fit_predict
 from .normalize import fit_transform_rows, make_normalizer, normalize_fold
 from .tuning import inner_cv, tune_final, tune_selector
@@ -163,7 +163,7 @@ def run_select_job(
         t0 = time.perf_counter()
         nested = {"selector_params": tuned.selector_params, "final_params": final["params"],
                   "accuracy": test_metrics["accuracy"], "n_selected": int(selected.size)}  # fmt: skip
-        choice = test_tuned_choice(
+        choice = tune_on_test_side(
             make, grid, spec.truncation, final_kind, final_cfg, Xtr, ytr,
             lambda fp, sup, sel: evaluate(fp, sup, sel)["accuracy"], nested, refit_selector=selector,
         )  # fmt: skip
