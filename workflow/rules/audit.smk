@@ -28,9 +28,7 @@ rule audit_global:
     params:
         method_cfg=method_cfg,
         setting=lambda wc: SETTINGS[wc.method][wc.setting],
-        campaign=lambda wc: {
-            k: v for k, v in campaign_cfg(wc).items() if k != "audits"
-        },
+        campaign=lambda wc: {k: v for k, v in campaign_cfg(wc).items() if k != "audits"},
         campaign_name=config["campaign"],
         seed=lambda wc: derive_seed(
             config["seed"], "audit_global", wc.dataset, wc.method, wc.setting

@@ -84,8 +84,9 @@ def audit_global_outputs():
 
 def all_outputs():
     repro = [f"{OUT}/report/reproduction.md"] if config["reproduces"] else []
-    audits = [f"{OUT}/tables/optimism.csv", f"{OUT}/figures/optimism.png"] if config["audits"] else []
-    return repro + audits + [
+    if config["audits"]:
+        repro += [f"{OUT}/tables/optimism.csv", f"{OUT}/figures/optimism.png"]
+    return repro + [
         f"{OUT}/tables/summary.csv",
         f"{OUT}/tables/summary.md",
         f"{OUT}/tables/summary.tex",
