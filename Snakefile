@@ -18,6 +18,7 @@ include: "workflow/rules/data.smk"
 include: "workflow/rules/splits.smk"
 include: "workflow/rules/select.smk"
 include: "workflow/rules/aggregate.smk"
+include: "workflow/rules/audit.smk"
 
 
 # On a cluster these run on the submitting host: downloads need the network compute nodes may lack,
@@ -31,6 +32,7 @@ localrules:
     reproduction,
     statistics,
     correlation,
+    optimism,
 
 
 rule all:

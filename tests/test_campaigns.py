@@ -48,9 +48,15 @@ def test_mit9520_reduced(tmp_path):
     rep = _reproduced(out)
     assert rep["run"].sum() == 3 * 3 * 2  # 3 datasets x 3 methods x (error, features), each with a verdict
     assert set(rep.loc[rep["dataset"] == "ex1_rho00", "verdict"]) == {"not run: dataset not in campaign"}
+    opt = pd.read_csv(out / "tables" / "optimism.csv")  # the overlay's audits: test_tuned, global_scaling, global_selection
+    assert set(opt["protocol"]) == {"nested", "test_tuned", "global_scaling", "global_selection"}
+    assert set(opt.loc[opt["protocol"] == "global_selection", "method"]) == {"svm_rfe", "l1_rfe"}  # l1_svm: own
+    assert (opt.loc[opt["protocol"] == "test_tuned", "optimism_mean"] >= 0).all()
+    assert (out / "figures" / "optimism.png").exists()
     run_campaign("mit9520", tmp_path, "", "--report", str(tmp_path / "report.html"))
-    caption = (ROOT / "workflow" / "report" / "reproduction.rst").read_text().split()[:6]
-    assert " ".join(caption) in (tmp_path / "report.html").read_text(errors="replace")
+    html = (tmp_path / "report.html").read_text(errors="replace")
+    for name in ("reproduction.rst", "optimism.rst", "optimism_figure.rst"):
+        assert " ".join((ROOT / "workflow" / "report" / name).read_text().split()[:6]) in html, name
 
 
 def test_rinaldi2010_reduced(tmp_path, shared_mirror):
@@ -67,6 +73,9 @@ def test_rinaldi2010_reduced(tmp_path, shared_mirror):
     assert (fixed["n_selected"] == fixed["setting"].str.rsplit("-", n=1).str[1].astype(int)).all()
     rep = _reproduced(out)
     assert rep.loc[rep["dataset"].isin(["colon", "leukemia"]) & (rep["table"] != "Table 5"), "run"].all()
+    opt = pd.read_csv(out / "tables" / "optimism.csv")
+    assert set(opt["protocol"]) == {"nested", "test_tuned", "global_scaling", "global_selection"}
+    assert "rfe_svm_matched" not in set(opt.loc[opt["protocol"] == "global_selection", "method"])  # match_size_of
 
 
 def test_jimenez2021_reduced(tmp_path, shared_mirror):

@@ -127,12 +127,44 @@ def job_campaign_config(config: dict, dataset: str, method: str) -> dict[str, An
     mcfg = job_method_config(config, dataset, method)
     kind = mcfg.get("final") or get_method(mcfg.get("method", method)).final
     final = config["final_classifier"]
-    return {
+    out = {
         "normalization": config["normalization"],
         "inner_cv": config["inner_cv"],
         "final_classifier": {kind: final[kind]} if kind in final else {},
         "splits": dataset_splits(config, dataset),
     }
+    audits = select_job_audits(config)
+    if audits:  # only when on: with no audit a select job's params (and record) are those of before
+        out["audits"] = audits
+    return out
+
+
+#: Audits computed inside the select job (the others have jobs of their own).
+SELECT_JOB_AUDITS = ("test_tuned", "global_scaling")
+
+
+def select_job_audits(config: dict) -> list[str]:
+    """The campaign's ``audits`` a select job computes itself (``test_tuned``, ``global_scaling``), in a fixed order."""
+    on = set(config.get("audits") or [])
+    return [a for a in SELECT_JOB_AUDITS if a in on]
+
+
+def global_selection_methods(config: dict, dataset: str) -> list[str]:
+    """Methods of one dataset that get an ``audit_global`` job when ``global_selection`` is on: all but those
+    scored by their ``own`` hyperplane (nothing is refitted on a fold after the selection on all samples, so
+    the audit would be a resubstitution accuracy) and those with ``match_size_of`` (their size is another
+    method's choice on each fold, which a selection on all samples does not have)."""
+    from .methods.registry import get_method
+
+    if "global_selection" not in (config.get("audits") or []):
+        return []
+    out = []
+    for m in dataset_methods(config, dataset):
+        mcfg = job_method_config(config, dataset, m)
+        kind = mcfg.get("final") or get_method(mcfg.get("method", m)).final
+        if kind != "own" and not mcfg.get("match_size_of"):
+            out.append(m)
+    return out
 
 
 def job_config(config: dict, dataset: str, method: str, setting: str) -> dict[str, Any]:
@@ -327,6 +359,10 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
             other = mcfg.get("match_size_of")
             if other in skipped and mname not in skipped:
                 errs.append(f"{where}: skips {other!r}, which methods.{mname}.match_size_of needs; skip {mname!r} too")
+
+    # audits: the global scaler only differs from the per-fold one when normalization is per fold
+    if "global_scaling" in (config.get("audits") or []) and config["normalization"].get("scope", "fold") == "global":
+        errs.append("audits: global_scaling needs normalization.scope 'fold' (the campaign already scales on all rows)")
 
     # folds against the smallest class, where the class counts are known before any job; the Pyomo
     # route's size limit, where the data's shape is

@@ -8,6 +8,7 @@ from svmfs.config import (
     check_campaign,
     dataset_methods,
     dataset_splits,
+    global_selection_methods,
     job_campaign_config,
     job_config as job_config_of,
     job_method_config,
@@ -72,8 +73,20 @@ def select_outputs():
     ]
 
 
+def audit_global_outputs():
+    """One global_selection audit per (dataset, method, setting) when that audit is on."""
+    return [
+        f"{OUT}/audits/global_selection/{d}/{m}/{s}.json"
+        for d in DATASETS
+        for m in global_selection_methods(config, d)
+        for s in SETTINGS[m]
+    ]
+
+
 def all_outputs():
     repro = [f"{OUT}/report/reproduction.md"] if config["reproduces"] else []
+    if config["audits"]:
+        repro += [f"{OUT}/tables/optimism.csv", f"{OUT}/figures/optimism.png"]
     return repro + [
         f"{OUT}/tables/summary.csv",
         f"{OUT}/tables/summary.md",

@@ -8,7 +8,8 @@ side's fit/test resamples; the anisotropic final classifier keeps the training-s
 there, as it keeps its support); the final classifier ``own`` (a campaign's ``methods.<name>.final``)
 refits nothing and scores the selector's own hyperplane; 6. return the record (selection, ranking,
 weights and intercept, chosen parameters, metrics, recall of the true relevant features, times,
-solver diagnostics).
+solver diagnostics). With the campaign's ``audits`` ``test_tuned`` / ``global_scaling`` on, the record also
+holds the accuracy those optimistic protocols would report on this fold (:mod:`.audits`).
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ import numpy as np
 from sklearn.metrics import accuracy_score, balanced_accuracy_score, roc_auc_score
 
 from ..methods.registry import get_method
+from .audits import tune_on_test_side
 from .classifiers import fit_predict
-from .normalize import fit_transform_rows, normalize_fold
+from .normalize import fit_transform_rows, make_normalizer, normalize_fold
 from .tuning import inner_cv, tune_final, tune_selector
 
 
@@ -97,20 +99,27 @@ def run_select_job(
     # 5. final classifier: own inner-CV tuning on the selected features, one look at the test side
     final = tune_final(final_kind, final_cfg, Xtr, ytr, support, cv, selector)
     train_pred, _ = fit_predict(final_kind, final["params"], final_cfg, Xtr, ytr, Xtr, support, selector)
-    if "evaluation" in fold:  # Maldonado et al. protocol: mean over the test side's resamples
-        per = []
-        for res in fold["evaluation"]:
-            fit_rows, ev_rows = np.asarray(res["fit"]), np.asarray(res["test"])
-            Xf = fit_transform_rows(X, fit_rows, fit_rows, norm["method"])
-            Xe = fit_transform_rows(X, fit_rows, ev_rows, norm["method"])
-            pred, score = fit_predict(final_kind, final["params"], final_cfg, Xf, y[fit_rows], Xe, support, selector)
-            per.append(_metrics(y[ev_rows], pred, score))
-        test_metrics = {k: float(np.mean([m[k] for m in per])) for k in per[0]}
-        n_test = int(np.mean([len(r["test"]) for r in fold["evaluation"]]))
-    else:
-        pred, score = fit_predict(final_kind, final["params"], final_cfg, Xtr, ytr, Xte, support, selector)
-        test_metrics = _metrics(yte, pred, score)
-        n_test = len(test)
+
+    def evaluate(params, sup, sel, Xtr_=Xtr, Xte_=Xte, Xall=None) -> dict[str, float]:
+        """Test-side metrics of the final classifier ``params`` on ``sup``; ``Xall``: every row scaled
+        by one scaler (global_scaling audit) instead of a scaler per fit."""
+        if "evaluation" in fold:  # Maldonado et al. protocol: mean over the test side's resamples
+            per = []
+            for res in fold["evaluation"]:
+                fit_rows, ev_rows = np.asarray(res["fit"]), np.asarray(res["test"])
+                if Xall is None:
+                    Xf = fit_transform_rows(X, fit_rows, fit_rows, norm["method"])
+                    Xe = fit_transform_rows(X, fit_rows, ev_rows, norm["method"])
+                else:
+                    Xf, Xe = Xall[fit_rows], Xall[ev_rows]
+                pred, score = fit_predict(final_kind, params, final_cfg, Xf, y[fit_rows], Xe, sup, sel)
+                per.append(_metrics(y[ev_rows], pred, score))
+            return {k: float(np.mean([m[k] for m in per])) for k in per[0]}
+        pred, score = fit_predict(final_kind, params, final_cfg, Xtr_, ytr, Xte_, sup, sel)
+        return _metrics(yte, pred, score)
+
+    test_metrics = evaluate(final["params"], support, selector)
+    n_test = int(np.mean([len(r["test"]) for r in fold["evaluation"]])) if "evaluation" in fold else len(test)
 
     # 6. the record
     selected = np.flatnonzero(support)
@@ -149,6 +158,24 @@ def run_select_job(
     extra = {k: v for k, v in selector.diagnostics_.items() if k not in ("status", "message", "objective", "n_iter", "time_s")}
     if extra:
         rec["diagnostics"] = extra
+    audits = campaign.get("audits") or []
+    if "test_tuned" in audits:  # the selector's and the final classifier's grids tuned on the test side
+        t0 = time.perf_counter()
+        nested = {"selector_params": tuned.selector_params, "final_params": final["params"],
+                  "accuracy": test_metrics["accuracy"], "n_selected": int(selected.size)}  # fmt: skip
+        choice = tune_on_test_side(
+            make, grid, spec.truncation, final_kind, final_cfg, Xtr, ytr,
+            lambda fp, sup, sel: evaluate(fp, sup, sel)["accuracy"], nested, refit_selector=selector,
+        )  # fmt: skip
+        rec["audit_test_tuned_accuracy"] = choice.pop("accuracy")
+        rec["audit_test_tuned"] = {**choice, "selector_params": {**fixed, **choice["selector_params"]}}
+        rec["audit_test_tuned_time_s"] = time.perf_counter() - t0
+    if "global_scaling" in audits:  # the nested choice refitted with the scaler fitted on all rows
+        Xall = make_normalizer(norm["method"]).fit_transform(X)
+        gsel = make(**tuned.selector_params).fit(Xall[train], ytr)
+        gsup = gsel.get_support()
+        rec["audit_global_scaling_accuracy"] = evaluate(final["params"], gsup, gsel, Xall[train], Xall[test], Xall)["accuracy"]
+        rec["audit_global_scaling_n_selected"] = int(gsup.sum())
     if relevant is not None:
         rel = set(relevant)
         hits = len(rel.intersection(selected.tolist()))
