@@ -92,3 +92,12 @@ def test_condensed_table_has_one_row_per_competitor_with_its_paper_and_rank(tmp_
     assert "| mm_fs (C2-0.1) " in md.read_text() and first[:4] == b"\x89PNG" and len(first) < 300_000
     write_showcase(res, tmp_path / "docs", {"l1_path": "l1_svm"})
     assert png.read_bytes() == first
+
+
+def test_splice_replaces_only_the_block_between_the_markers():
+    from svmfs.analysis.showcase import END, START, splice
+
+    text = f"intro\n{START}\nold\ntable\n{END}\nrest\n"
+    assert splice(text, "| new |\n") == f"intro\n{START}\n| new |\n{END}\nrest\n"
+    readme = (ROOT / "README.md").read_text()
+    assert readme.count(START) == 1 and readme.count(END) == 1  # the README carries the block regenerate.sh fills

@@ -5,7 +5,9 @@
 ``default_campaign.md`` (one row per method and setting: the paper it comes from, then per dataset the
 mean test accuracy and the mean number of selected features) and ``default_campaign.png`` (accuracy
 against the number of selected features, one panel per dataset: ``figures/accuracy_vs_features``
-drawn smaller). ``docs/regenerate.sh`` runs the default campaign and then this.
+drawn smaller). With a third argument (``README.md``) the table also replaces the text between the
+file's ``<!-- showcase:start -->`` and ``<!-- showcase:end -->`` lines. ``docs/regenerate.sh`` runs the
+default campaign and then this.
 """
 
 from __future__ import annotations
@@ -98,6 +100,18 @@ def write_showcase(results: str | Path, out_dir: str | Path, methods: dict[str, 
     return md, png
 
 
+START, END = "<!-- showcase:start -->", "<!-- showcase:end -->"
+
+
+def splice(text: str, table_md: str) -> str:
+    """``text`` with the lines between the START and END markers replaced by ``table_md``."""
+    head, sep, rest = text.partition(START + "\n")
+    body, sep2, tail = rest.partition(END)
+    if not sep or not sep2:
+        raise ValueError(f"no {START} ... {END} block to replace")
+    return head + START + "\n" + table_md.rstrip("\n") + "\n" + END + tail
+
+
 def _registry_names(results: Path) -> dict[str, str]:
     """Campaign method name -> registry name, from the merged records when they hold it."""
     path = results / "records.csv"
@@ -113,8 +127,13 @@ def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     results = args[0] if args else "results/default"
     out_dir = args[1] if len(args) > 1 else "docs"
-    for path in write_showcase(results, out_dir):
+    md, png = write_showcase(results, out_dir)
+    for path in (md, png):
         print(f"wrote {path} ({path.stat().st_size} bytes)")
+    if len(args) > 2:
+        readme = Path(args[2])
+        atomic_write_text(readme, splice(readme.read_text(encoding="utf-8"), md.read_text(encoding="utf-8")))
+        print(f"updated the table in {readme}")
 
 
 if __name__ == "__main__":
