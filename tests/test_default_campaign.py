@@ -83,6 +83,8 @@ def test_condensed_table_has_one_row_per_competitor_with_its_paper_and_rank(tmp_
     assert list(t["paper"]) == ["jimenez2021", "baseline", "mit9520"]
     assert list(t.columns[-2:]) == ["a (p = 10)", "b (p = 20)"]
     assert t.iloc[0]["b (p = 20)"] == "96.0 (3.0)"
+    marked = condensed_table(summary.assign(failures=[0, 2, 0, 0, 0, 0]), {"l1_path": "l1_svm"})
+    assert marked.set_index("method (setting)").loc["mm_fs (C2-0.1)", "a (p = 10)"] == "95.0 (3.0) *"
     # files: a Markdown table and a small PNG, the same bytes twice
     res = tmp_path / "results"
     (res / "tables").mkdir(parents=True)

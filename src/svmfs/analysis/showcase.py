@@ -45,13 +45,17 @@ def condensed_table(summary: pd.DataFrame, methods: dict[str, str] | None = None
     """One row per competitor (method and setting): its paper, its average rank over the datasets (when
     ``ranks`` is given) and per dataset "accuracy % (features)", means over the outer folds.
 
+    A cell is marked `` *`` when some of its folds ended with a solver status other than ok / acceptable
+    (``max_iter``, ``time_limit``, ...: the summary's ``failures``); their selections are still scored.
     ``methods`` maps the campaign's method names to registry names (default: the same name).
     """
     methods = methods or {}
     summary = summary.assign(competitor=[label(m, s) for m, s in zip(summary["method"], summary["setting"])])
-    cells = summary.assign(
-        cell=[f"{a:.1f} ({k:.1f})" if pd.notna(a) else "n/a" for a, k in zip(summary["test_accuracy_mean"], summary["n_selected_mean"])]
-    )
+    failures = summary["failures"] if "failures" in summary else pd.Series(0, index=summary.index)
+    cells = summary.assign(cell=[
+        (f"{a:.1f} ({k:.1f})" if pd.notna(a) else "n/a") + (" *" if f > 0 else "")
+        for a, k, f in zip(summary["test_accuracy_mean"], summary["n_selected_mean"], failures)
+    ])  # fmt: skip
     wide = cells.pivot_table(index="competitor", columns="dataset", values="cell", aggfunc="first").fillna("not run")
     widths = summary.groupby("dataset")["n_features_total"].first()
     wide.columns = [f"{ds} (p = {int(widths[ds])})" for ds in wide.columns]
@@ -92,7 +96,9 @@ def write_showcase(results: str | Path, out_dir: str | Path, methods: dict[str, 
         + "\n\nTest accuracy in % (mean number of selected features), means over "
         + ", ".join(f"{ds}: {int(k)}" for ds, k in n_folds.items())
         + " outer folds or instances; average rank over the datasets (1 = best, Friedman ranks of `tables/ranks.csv`;"
-        + " '-' for a method not run on every dataset). From `tables/summary.csv`.\n"
+        + " '-' for a method not run on every dataset); * some folds ended with a solver status other than ok"
+        + " (e.g. max_iter: the iteration limit; `failures` in `tables/summary.md`), their selections still scored."
+        + " From `tables/summary.csv`.\n"
     )
     md, png = out_dir / "default_campaign.md", out_dir / "default_campaign.png"
     atomic_write_text(md, text)
