@@ -103,3 +103,10 @@ def test_splice_replaces_only_the_block_between_the_markers():
     assert splice(text, "| new |\n") == f"intro\n{START}\n| new |\n{END}\nrest\n"
     readme = (ROOT / "README.md").read_text()
     assert readme.count(START) == 1 and readme.count(END) == 1  # the README carries the block regenerate.sh fills
+
+
+def test_method_styles_stay_distinct_past_eight_methods():
+    from svmfs.analysis.figures import method_styles
+
+    styles = method_styles([f"m{i}" for i in range(12)])  # the default campaign draws 10 methods
+    assert len(set(styles.values())) == 12

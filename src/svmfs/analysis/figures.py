@@ -46,8 +46,9 @@ def message_figure(text: str):
 
 
 def method_styles(names) -> dict:
-    """Colour and marker per name, in the given order (Okabe-Ito colours)."""
-    return {m: (OKABE_ITO[i % 8], MARKERS[i % 8]) for i, m in enumerate(names)}
+    """Colour and marker per name, in the given order (Okabe-Ito colours); past eight names the marker
+    shifts, so no two of up to 64 names share both colour and marker."""
+    return {m: (OKABE_ITO[i % 8], MARKERS[(i + i // 8) % 8]) for i, m in enumerate(names)}
 
 
 def panels(n: int, width=4.2, height=3.4):
