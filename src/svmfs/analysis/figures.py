@@ -8,6 +8,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker as mticker  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
@@ -46,8 +47,9 @@ def message_figure(text: str):
 
 
 def method_styles(names) -> dict:
-    """Colour and marker per name, in the given order (Okabe-Ito colours)."""
-    return {m: (OKABE_ITO[i % 8], MARKERS[i % 8]) for i, m in enumerate(names)}
+    """Colour and marker per name, in the given order (Okabe-Ito colours); past eight names the marker
+    shifts, so no two of up to 64 names share both colour and marker."""
+    return {m: (OKABE_ITO[i % 8], MARKERS[(i + i // 8) % 8]) for i, m in enumerate(names)}
 
 
 def panels(n: int, width=4.2, height=3.4):
@@ -89,6 +91,11 @@ def accuracy_vs_features(summary: pd.DataFrame):
             ax.errorbar(x, acc, yerr=yerr, xerr=xerr, fmt=mk + ("-" if len(pts) > 1 else ""), color=c, capsize=2,
                         ms=4 if len(pts) > 1 else 6, lw=1)
         ax.set_xscale("log")
+        # ticks at 1, 2, 5, 10, 20, ... in plain numbers: matplotlib's own labels the minor ticks of a
+        # range under a decade as overlapping "2 x 10^0" texts
+        ax.xaxis.set_major_locator(mticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        ax.xaxis.set_major_formatter(mticker.FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.xaxis.set_minor_formatter(mticker.NullFormatter())
         ax.set_title(f"{ds} (p = {int(sub['n_features_total'].iloc[0])})")
         ax.set_xlabel("selected features (mean over folds)")
         ax.set_ylabel("test accuracy (%)")
