@@ -185,6 +185,15 @@ def test_kp_svm_direct_libsvm_matches_svc():
     assert dual.direct and dual.n_svc == 1  # the later calls went through libsvm directly
 
 
+def test_kp_svm_isotropic_start_matches_isotropic_cv():
+    from svmfs.methods.kp_svm import _isotropic_cv
+
+    grid = sorted(0.5 / s**2 for s in SIGMA_GRID)
+    for seed in (0, 4):
+        X, y, _ = _weston(seed, n=60)
+        assert _isotropic_cv(X, y, SMALL_C_GRID, grid, 5, seed) == isotropic_cv(X, y, SMALL_C_GRID, grid, 5, seed)
+
+
 def _svc_c(K, y, C=10.0):
     svc = SVC(C=C, kernel="precomputed").fit(K, y)
     c = np.zeros(y.size)
