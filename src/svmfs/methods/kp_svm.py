@@ -46,8 +46,9 @@ the gamma_j of exp(-sum_j gamma_j (x_j - z_j)^2) that equals kernel (11) (0 for 
 used by the workflow's "anisotropic" final classifier (the paper's final SVM with the widths found;
 its C is tuned by the workflow's inner CV, ``C_`` is the C of Algorithm 1), ``diagnostics_["v_change"]``
 = the list of ||v^{t+1} - v^t||_1 per iteration, ``diagnostics_["v_norm"]`` the matching ||v^t||_1,
-``diagnostics_["n_selected"]`` the matching support sizes. (:class:`~svmfs.methods.kp_svm_rank.KPSVMRank` inherits these widths, of Algorithm 1's run: a
-feature put back by its truncation has width 0, so that method keeps an isotropic final SVM.)
+``diagnostics_["n_selected"]`` the matching support sizes. (:class:`~svmfs.methods.kp_svm_rank.KPSVMRank`
+inherits these widths, of Algorithm 1's run: a feature put back by its truncation has width 0, so that
+method keeps an isotropic final SVM.)
 """
 
 from __future__ import annotations
@@ -199,7 +200,8 @@ def kp_path(X, y, *, C, C2, v0, step, beta, eps, v_max, tol, max_iter, step_scal
             converged = True
             break
     return {
-        "v": v, "gamma": gamma, "ranking": _ranking(v, elim_iter, last_v), "v_change": changes, "v_norm": norms, "n_selected": sizes,
+        "v": v, "gamma": gamma, "ranking": _ranking(v, elim_iter, last_v), "v_change": changes, "v_norm": norms,
+        "n_selected": sizes,
         "objective": objective, "converged": converged, "message": message,
     }
 
