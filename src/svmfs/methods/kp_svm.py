@@ -157,7 +157,7 @@ def kp_path(X, y, *, C, C2, v0, step, beta, eps, v_max, tol, max_iter, step_scal
     Returns v, ranking (module doc), the per-iteration ||v^{t+1} - v^t||_1, ||v^t||_1 and support sizes, the
     final step-2 objective -W^2 + C2 f (alpha of the last SVM), convergence flag and message.
     """
-    m, n = X.shape
+    n = X.shape[1]
     v = np.full(n, float(v0))
     elim_iter = np.full(n, -1)  # iteration at which each feature was eliminated (-1: still in)
     last_v = np.zeros(n)  # v^t of an eliminated feature at its elimination
