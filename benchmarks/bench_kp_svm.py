@@ -4,7 +4,8 @@ Colon (Alon, 62 x 2000) and leukemia (Golub train + test, 72 x 7129) from ../sha
 project's dataset registry and readers, z-scored. For KP-SVM: C and v0 from the isotropic inner CV
 (section 6's model selection; 5 folds, sigma grid of section 5.2, C in {0.1, 1, 10, 100, 1000}), then
 Algorithm 1 with the paper's defaults (eps = v0 / 4, gamma = 0.25, beta = 5) for a few C2, with the
-relative step (default) and the paper's literal (absolute) step. Also a
+relative step (the default before issue 20; now "shrink", see bench_kp_svm_issue20.py) and the
+paper's literal (absolute) step. Also a
 stratified 5-fold CV accuracy of the KP-SVM model (SVC on kernel (11) with the final v) on colon, and
 kernel SVM-RFE timing (C = 1, gamma = scale, 10 % per step down to 100 features, then one).
 

@@ -3,12 +3,14 @@
 Kernel (11) with widths v (v_j = 1 / sigma_j), started isotropic at v = v0 e. Each iteration t:
 
 1. step 1: the SVM dual (14) for the current v (libsvm, precomputed kernel on the features with v_j > 0)
-   -> alpha;
+   -> alpha (after the first iteration through scikit-learn's libsvm binding with SVC's arguments: the
+   same alpha without SVC's per-call input validation, see :class:`_Dual`);
 2. v^{t+1} = min(v^t - gamma * Delta F(v^t), v_max) with the gradient (16) for that alpha, on the
    features still in;
 3. v_j^{t+1} = 0 where v_j^{t+1} < eps (feature eliminated for good, lines 6-8);
-4. stop when ||v^{t+1} - v^t||_1 < ``tol`` (line 9, "v^{t+1} == v^t", monitored by the 1-norm as in
-   section 6, Fig. 11) or after ``max_iter`` iterations (status "max_iter").
+4. stop when ||v^{t+1} - v^t||_1 < ``tol`` ||v^t||_1 (line 9, "v^{t+1} == v^t", i.e. "v^{t+1} ~ v^t" in
+   the text below it, monitored by the 1-norm as in section 6, Fig. 11), at the first iteration where it
+   holds, or after ``max_iter`` iterations (status "max_iter").
 
 Choices where the paper is open:
 
@@ -21,8 +23,18 @@ Choices where the paper is open:
   beta = 5; C2 has no default in the paper (1.0 here; section 6: "the most influential parameter");
 - step size: (16) scales with alpha^2 (so with C) and with the data, and gamma = 0.25 literally either
   barely moves v or overshoots (colon, 62 x 2000, C = 100, v0 = 0.01: ||v^1 - v^0||_1 = 178, one feature left after
-  2 iterations). The default ``step_scale="relative"`` fixes gamma once, from the first gradient (see the
-  parameter); the iteration is still Algorithm 1 with a constant gamma. ``"absolute"`` is the paper's;
+  2 iterations). The default ``step_scale="shrink"`` fixes gamma once, from the first gradient, as the
+  largest gamma for which the first step shrinks no width by more than ``step`` * v0 (section 4.2: gamma
+  "has to be sufficiently small to avoid negative widths, especially at the first iterations"; with
+  step = 0.25 and eps = v0 / 4 nothing is eliminated at the first step); growing widths are bounded by
+  v_max (section 6), not by gamma. The iteration is still Algorithm 1 with a constant gamma.
+  ``"relative"`` (the default before issue 20) bounds the first change of every width, growing ones
+  included, by step * v0; ``"absolute"`` is the paper's literal gamma;
+- the stopping rule (line 9): the paper tests v^{t+1} == v^t and says "v^{t+1} ~ v^t", without a
+  tolerance. A fixed-step gradient iteration reaches a fixed point only asymptotically (exactly only
+  when every width left sits at v_max), so a tolerance is needed; we take it relative to ||v^t||_1
+  (scale-free in v0, in the data's scaling and in the number of features), ``tol`` = 1e-3. Before issue
+  20 the test was ||v^{t+1} - v^t||_1 < 1e-4, absolute;
 - upper bound: section 6 recommends bounding v; ``v_max`` defaults to 10 v0 (``np.inf`` disables it);
 - if an iteration would eliminate every remaining feature, the one with the largest v^t keeps v^t and
   the run stops (a usable, non-empty support; ``diagnostics_["message"]`` says so);
@@ -33,15 +45,22 @@ After ``fit``: ``weights_`` = v, ``support_`` = v > 0, ``kernel_widths_`` = v^2 
 the gamma_j of exp(-sum_j gamma_j (x_j - z_j)^2) that equals kernel (11) (0 for eliminated features),
 used by the workflow's "anisotropic" final classifier (the paper's final SVM with the widths found;
 its C is tuned by the workflow's inner CV, ``C_`` is the C of Algorithm 1), ``diagnostics_["v_change"]``
-= the list of ||v^{t+1} - v^t||_1 per iteration, ``diagnostics_["n_selected"]`` the matching support
-sizes. (:class:`~svmfs.methods.kp_svm_rank.KPSVMRank` inherits these widths, of Algorithm 1's run: a
-feature put back by its truncation has width 0, so that method keeps an isotropic final SVM.)
+= the list of ||v^{t+1} - v^t||_1 per iteration, ``diagnostics_["v_norm"]`` the matching ||v^t||_1,
+``diagnostics_["n_selected"]`` the matching support sizes. (:class:`~svmfs.methods.kp_svm_rank.KPSVMRank`
+inherits these widths, of Algorithm 1's run: a feature put back by its truncation has width 0, so that
+method keeps an isotropic final SVM.)
 """
 
 from __future__ import annotations
 
 import numpy as np
+from sklearn import config_context
 from sklearn.svm import SVC
+
+try:  # private libsvm binding of scikit-learn (see methods/svm_rfe.py, "Per-step overhead")
+    from sklearn.svm import _libsvm
+except ImportError:  # pragma: no cover - a future scikit-learn
+    _libsvm = None
 
 from ..solvers.anisotropic import kp_gradient, kp_kernel, penalty, w2
 from ..solvers.mmfs_nlp import isotropic_cv
@@ -66,9 +85,11 @@ class KPSVM(BaseSelector):
         Isotropic starting width v0 = 1 / sigma; ``None`` from the isotropic inner CV.
     step : float
         Gradient step gamma of line 5 (paper: 0.25); see ``step_scale``.
-    step_scale : {"relative", "absolute"}
-        "absolute": gamma = ``step`` (the paper, literally). "relative": gamma = step * v0 / max_j |Delta_j F(v0)|,
-        fixed after the first iteration, so the first step moves no width by more than step * v0.
+    step_scale : {"shrink", "relative", "absolute"}
+        "absolute": gamma = ``step`` (the paper, literally). "shrink": gamma = step * v0 / max_j Delta_j F(v0)
+        over the positive components (falls back to max_j |Delta_j F(v0)| when none is positive), fixed
+        after the first iteration, so the first step shrinks no width by more than step * v0. "relative":
+        gamma = step * v0 / max_j |Delta_j F(v0)|, so the first step moves no width by more than step * v0.
     beta : float
         Approximation parameter of (13) (paper: 5).
     eps : float or None
@@ -76,14 +97,14 @@ class KPSVM(BaseSelector):
     v_max : float or None
         Upper bound on every v_j; ``None`` = 10 v0.
     tol : float
-        Stop when ||v^{t+1} - v^t||_1 < tol.
+        Stop when ||v^{t+1} - v^t||_1 < tol * ||v^t||_1 (line 9).
     max_iter : int
         Iteration limit (section 6: convergence in fewer than 200 iterations).
     n_folds, random_state : folds and seed of the isotropic inner CV (used only when C or v0 is None).
     """
 
     def __init__(
-        self, C=None, C2=1.0, v0=None, step=0.25, step_scale="relative", beta=5.0, eps=None, v_max=None, tol=1e-4,
+        self, C=None, C2=1.0, v0=None, step=0.25, step_scale="shrink", beta=5.0, eps=None, v_max=None, tol=1e-3,
         max_iter=200, n_folds=5, random_state=0,
     ):
         self.C = C
@@ -105,7 +126,7 @@ class KPSVM(BaseSelector):
         if C is None or v0 is None:
             C_grid = [C] if C is not None else SMALL_C_GRID
             g_grid = [0.5 * v0**2] if v0 is not None else sorted(0.5 / s**2 for s in SIGMA_GRID)
-            C, gamma, _ = isotropic_cv(X, y, C_grid, g_grid, self.n_folds, self.random_state)
+            C, gamma, _ = _isotropic_cv(X, y, C_grid, g_grid, self.n_folds, self.random_state)
             v0 = np.sqrt(2.0 * gamma)
         return float(C), float(v0)
 
@@ -125,37 +146,38 @@ class KPSVM(BaseSelector):
         self.diagnostics_.update(
             step_gamma=run["gamma"],
             status="ok" if run["converged"] or run["message"] else "max_iter",
-            objective=run["objective"], message=run["message"], v_change=run["v_change"],
+            objective=run["objective"], message=run["message"], v_change=run["v_change"], v_norm=run["v_norm"],
             n_selected=run["n_selected"], converged=run["converged"], C=C, v0=v0,
         )
 
 
-def kp_path(X, y, *, C, C2, v0, step, beta, eps, v_max, tol, max_iter, step_scale="relative", stop_at=None) -> dict:
+def kp_path(X, y, *, C, C2, v0, step, beta, eps, v_max, tol, max_iter, step_scale="shrink", stop_at=None) -> dict:
     """Algorithm 1 (and, with ``stop_at`` = r, Algorithm 2's stopping rule: |{v_j > 0}| <= r).
 
-    Returns v, ranking (module doc), the per-iteration ||v^{t+1} - v^t||_1 and support sizes, the
+    Returns v, ranking (module doc), the per-iteration ||v^{t+1} - v^t||_1, ||v^t||_1 and support sizes, the
     final step-2 objective -W^2 + C2 f (alpha of the last SVM), convergence flag and message.
     """
-    m, n = X.shape
+    n = X.shape[1]
     v = np.full(n, float(v0))
     elim_iter = np.full(n, -1)  # iteration at which each feature was eliminated (-1: still in)
     last_v = np.zeros(n)  # v^t of an eliminated feature at its elimination
+    norms = []
     changes, sizes, converged, message, objective = [], [], False, "", None
-    if step_scale not in ("absolute", "relative"):
-        raise ValueError(f"step_scale must be 'absolute' or 'relative', got {step_scale!r}")
+    if step_scale not in ("absolute", "relative", "shrink"):
+        raise ValueError(f"step_scale must be 'absolute', 'relative' or 'shrink', got {step_scale!r}")
     gamma = step if step_scale == "absolute" else None
+    dual = _Dual(y, C)
     for t in range(max_iter):
         A = np.flatnonzero(v > 0)
         XA = X[:, A]
         K = kp_kernel(XA, v[A])
-        svc = SVC(C=C, kernel="precomputed").fit(K, y)  # step 1: (14)
-        c = np.zeros(m)
-        c[svc.support_] = svc.dual_coef_.ravel()  # alpha_i y_i
+        c = dual(K)  # step 1: (14), alpha_i y_i
         objective = -w2(c, K) + C2 * penalty(v[A], beta)
         new = np.zeros(n)
         grad = kp_gradient(XA, c, v[A], C2, beta, K)
-        if gamma is None:  # relative: fixed gamma such that the first step moves no width by more than step * v0
-            gamma = step * v0 / max(float(np.abs(grad).max()), np.finfo(float).tiny)
+        if gamma is None:  # fixed gamma: the first step shrinks ("shrink") / moves ("relative") no width by > step * v0
+            g = grad.max() if step_scale == "shrink" and grad.max() > 0 else np.abs(grad).max()
+            gamma = step * v0 / max(float(g), np.finfo(float).tiny)
         new[A] = np.minimum(v[A] - gamma * grad, v_max)  # line 5
         new[new < eps] = 0.0  # lines 6-8
         if not np.any(new > 0):
@@ -165,6 +187,7 @@ def kp_path(X, y, *, C, C2, v0, step, beta, eps, v_max, tol, max_iter, step_scal
         removed = A[new[A] == 0]
         elim_iter[removed], last_v[removed] = t, v[removed]
         changes.append(float(np.abs(new - v).sum()))
+        norms.append(float(v.sum()))
         v = new
         sizes.append(int(np.count_nonzero(v)))
         if message:
@@ -173,11 +196,12 @@ def kp_path(X, y, *, C, C2, v0, step, beta, eps, v_max, tol, max_iter, step_scal
             if sizes[-1] <= stop_at:
                 converged = True
                 break
-        elif changes[-1] < tol:
+        elif changes[-1] < tol * norms[-1]:  # line 9, v^{t+1} ~ v^t: relative 1-norm change
             converged = True
             break
     return {
-        "v": v, "gamma": gamma, "ranking": _ranking(v, elim_iter, last_v), "v_change": changes, "n_selected": sizes,
+        "v": v, "gamma": gamma, "ranking": _ranking(v, elim_iter, last_v), "v_change": changes, "v_norm": norms,
+        "n_selected": sizes,
         "objective": objective, "converged": converged, "message": message,
     }
 
@@ -192,3 +216,81 @@ def _ranking(v, elim_iter, last_v) -> np.ndarray:
     ranking = np.empty(n, dtype=np.int64)
     ranking[order] = np.arange(1, n + 1)
     return ranking
+
+
+class _Dual:
+    """alpha_i y_i of SVC(C, kernel="precomputed") (libsvm, tol 1e-3) for a sequence of kernels.
+
+    The first solve goes through SVC (parameter and label validation); the later ones call scikit-learn's
+    libsvm binding directly with exactly the arguments SVC passes (labels encoded 0/1, dual coefficients
+    negated as SVC does for two classes), so alpha is the same, bit for bit, without SVC's ~1 ms of input
+    validation per iteration. If the private binding is missing or its call fails, SVC for the rest.
+    """
+
+    def __init__(self, y, C):
+        self.y = np.asarray(y)
+        self.C = float(C)
+        self.classes = np.unique(self.y)
+        self.y01 = (self.y == self.classes[-1]).astype(np.float64)  # index into classes_
+        self.direct = _libsvm is not None and self.classes.size == 2
+        self.n_svc = 0
+
+    def __call__(self, K):
+        c = np.zeros(self.y.size)
+        if self.direct and self.n_svc:
+            try:
+                _libsvm.set_verbosity_wrap(0)
+                support, _, _, dual_coef, *_ = _libsvm.fit(
+                    np.ascontiguousarray(K, dtype=np.float64), self.y01, svm_type=0, kernel="precomputed",
+                    degree=3, gamma=0.0, coef0=0.0, tol=1e-3, C=self.C, nu=0.0, epsilon=0.0,
+                    class_weight=np.ones(2), sample_weight=np.empty(0), shrinking=1, probability=0,
+                    cache_size=200.0, max_iter=-1, random_seed=0)  # fmt: skip
+                c[support] = -dual_coef.ravel()  # SVC negates dual_coef_ for two classes
+                return c
+            except (TypeError, ValueError, AttributeError):  # the private API changed: public route
+                self.direct = False
+        with config_context(assume_finite=self.n_svc > 0, skip_parameter_validation=self.n_svc > 0):
+            svc = SVC(C=self.C, kernel="precomputed").fit(K, self.y)
+        self.n_svc += 1
+        c[svc.support_] = svc.dual_coef_.ravel()
+        return c
+
+
+def _isotropic_cv(X, y, C_grid, gamma_grid, n_folds=5, random_state=0):
+    """:func:`~svmfs.solvers.mmfs_nlp.isotropic_cv` (same folds, grid order, ties, result) with each SVC fit
+    and predict replaced by scikit-learn's libsvm binding called with SVC's arguments (the model arrays
+    libsvm returns are passed back to its predict as SVC does), which skips SVC's input validation
+    (~2/3 of the time of the 350 fits of a colon start); falls back to ``isotropic_cv`` if the binding is
+    missing, the labels are not two classes, or a call fails."""
+    from sklearn.model_selection import StratifiedKFold
+
+    from ..solvers.mmfs_nlp import sq_dists
+
+    y = np.asarray(y)
+    classes, counts = np.unique(y, return_counts=True)
+    folds = int(min(n_folds, counts.min()))
+    if _libsvm is None or classes.size != 2 or folds < 2:
+        return isotropic_cv(X, y, C_grid, gamma_grid, n_folds, random_state)
+    y01 = (y == classes[1]).astype(np.float64)
+    D = sq_dists(X)
+    splits = list(StratifiedKFold(folds, shuffle=True, random_state=random_state).split(X, y))
+    acc = np.zeros((len(C_grid), len(gamma_grid)))
+    try:
+        _libsvm.set_verbosity_wrap(0)
+        for b, g in enumerate(gamma_grid):
+            K = np.exp(-g * D)
+            for tr, va in splits:
+                Ktr, Kva = np.ascontiguousarray(K[np.ix_(tr, tr)]), np.ascontiguousarray(K[np.ix_(va, tr)])
+                for a, C in enumerate(C_grid):
+                    support, sv, n_sv, coef, intercept, prob_a, prob_b, *_ = _libsvm.fit(
+                        Ktr, y01[tr], svm_type=0, kernel="precomputed", degree=3, gamma=0.0, coef0=0.0, tol=1e-3,
+                        C=float(C), nu=0.0, epsilon=0.0, class_weight=np.ones(2), sample_weight=np.empty(0),
+                        shrinking=1, probability=0, cache_size=200.0, max_iter=-1, random_seed=0)  # fmt: skip
+                    pred = _libsvm.predict(
+                        Kva, support, sv, n_sv, coef, intercept, prob_a, prob_b, svm_type=0, kernel="precomputed",
+                        degree=3, coef0=0.0, gamma=0.0, cache_size=200.0)  # fmt: skip
+                    acc[a, b] += np.mean(classes.take(np.asarray(pred, dtype=np.intp)) == y[va]) / folds
+    except (TypeError, ValueError, AttributeError):  # the private API changed: public route
+        return isotropic_cv(X, y, C_grid, gamma_grid, n_folds, random_state)
+    a, b = np.unravel_index(np.argmax(acc), acc.shape)  # first maximum in C-major order
+    return float(C_grid[a]), float(gamma_grid[b]), float(acc[a, b])

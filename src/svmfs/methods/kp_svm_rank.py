@@ -30,8 +30,8 @@ class KPSVMRank(KPSVM):
     ranks_all_features = True
 
     def __init__(
-        self, n_features_to_select=None, C=None, C2=1.0, v0=None, step=0.25, step_scale="relative", beta=5.0, eps=None,
-        v_max=None, tol=1e-4, max_iter=200, n_folds=5, random_state=0,
+        self, n_features_to_select=None, C=None, C2=1.0, v0=None, step=0.25, step_scale="shrink", beta=5.0, eps=None,
+        v_max=None, tol=1e-3, max_iter=200, n_folds=5, random_state=0,
     ):
         super().__init__(
             C=C, C2=C2, v0=v0, step=step, step_scale=step_scale, beta=beta, eps=eps, v_max=v_max, tol=tol, max_iter=max_iter,
