@@ -11,6 +11,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from svmfs.analysis.tables import OK_STATUSES
+
 ROOT = Path(__file__).resolve().parents[1]
 
 pytestmark = pytest.mark.workflow
@@ -38,7 +40,7 @@ def _reproduced(out: Path) -> pd.DataFrame:
 def test_mit9520_reduced(tmp_path):
     out = run_campaign("mit9520", tmp_path)
     rec = pd.read_csv(out / "records.csv")
-    assert set(rec["dataset_group"]) == {"ex1_rho02", "ex2_rho05", "ex3_rho08"} and set(rec["status"]) == {"ok"}
+    assert set(rec["dataset_group"]) == {"ex1_rho02", "ex2_rho05", "ex3_rho08"} and set(rec["status"]) <= set(OK_STATUSES)
     # the 1-norm SVM finds Example 1's relevant coordinates (MIT section 5: few errors, ~k0 features)
     ex1 = rec[(rec["dataset_group"] == "ex1_rho02") & (rec["method"] == "l1_svm")]
     assert ex1["recall_relevant"].mean() >= 0.8 - 1e-9
