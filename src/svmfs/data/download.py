@@ -21,7 +21,7 @@ from urllib.parse import urlparse
 
 import yaml
 
-from ..results.io import atomic_write_json, atomic_write_text
+from ..results.io import atomic_write_json, atomic_write_text, new_file_mode
 from .canonical import DatasetError
 
 LOG = logging.getLogger("svmfs.download")
@@ -139,6 +139,7 @@ def fetch_dataset(
                     f"dataset {name!r}: checksum mismatch for {rel} from {url}: "
                     f"expected sha256 {pinned}, got {actual}; nothing was kept"
                 )
+            os.chmod(staged, new_file_mode())  # pooch's temporary file is 0600 whatever the umask
             os.replace(staged, target)
             if not pinned:
                 if lock_path is None:
