@@ -16,6 +16,8 @@ from typing import Any
 import numpy as np
 import yaml
 
+from .yamlio import load_yaml_file
+
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 POSITIVE_PARAMS = ("C", "C2", "gamma", "beta", "eps", "v0", "threshold", "time_limit")
 SCHEMA = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"
@@ -45,8 +47,7 @@ def _copy(v):
 
 def validate_schema(config: dict, schema_path: str | Path = SCHEMA, source: str = "config") -> dict:
     """Fill defaults and validate against the JSON schema; raise :class:`ConfigError` naming the key."""
-    with open(schema_path) as f:
-        schema = yaml.safe_load(f)
+    schema = load_yaml_file(schema_path)
     validator = _validator_with_defaults(schema)
     errors = sorted(validator.iter_errors(config), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
@@ -58,10 +59,7 @@ def validate_schema(config: dict, schema_path: str | Path = SCHEMA, source: str 
 def load_config(path: str | Path, overrides: dict | None = None, workdir: str | Path = ".") -> dict:
     """Read a campaign YAML safely, apply ``overrides``, validate, check; return the full config."""
     path = Path(path)
-    try:
-        config = yaml.safe_load(path.read_text()) or {}
-    except yaml.YAMLError as e:
-        raise ConfigError(f"{path}: not valid YAML: {e}") from None
+    config = read_config_file(path)
     if not isinstance(config, dict):
         raise ConfigError(f"{path}: the top level must be a mapping")
     if overrides:
@@ -69,6 +67,25 @@ def load_config(path: str | Path, overrides: dict | None = None, workdir: str | 
     validate_schema(config, source=str(path))
     check_campaign(config, workdir=workdir, source=str(path))
     return config
+
+
+def read_config_file(path: str | Path) -> Any:
+    """A campaign/config YAML read with the strict loader (duplicate keys refused); ConfigError names the file."""
+    from .yamlio import DuplicateKeyError
+
+    try:
+        return load_yaml_file(path) or {}
+    except DuplicateKeyError as e:
+        raise ConfigError(str(e)) from None
+    except yaml.YAMLError as e:
+        raise ConfigError(f"{path}: not valid YAML: {e}") from None
+
+
+def check_config_files(paths) -> None:
+    """Re-read the config files Snakemake loaded (``workflow.configfiles``) with the strict loader:
+    Snakemake's own loader keeps the later of two equal keys silently."""
+    for path in paths:
+        read_config_file(path)
 
 
 def deep_update(base: dict, new: dict) -> dict:

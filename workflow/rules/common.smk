@@ -6,6 +6,7 @@ from svmfs.config import (
     campaign_datasets,
     campaign_methods,
     check_campaign,
+    check_config_files,
     dataset_methods,
     dataset_splits,
     job_campaign_config,
@@ -20,6 +21,8 @@ from svmfs.config import (
 from svmfs.methods.registry import get_method
 from svmfs.protocol.seeds import derive_seed
 
+# Snakemake's loader keeps the later of two equal keys: re-read the config files it was given strictly
+check_config_files(workflow.configfiles)
 check_campaign(config, workdir=workflow.basedir)
 for warning in runtime_warnings(config):
     logger.warning(f"config: {warning}")

@@ -22,6 +22,7 @@ from urllib.parse import urlparse
 import yaml
 
 from ..results.io import atomic_write_json, atomic_write_text, new_file_mode
+from ..yamlio import load_yaml_file
 from .canonical import DatasetError
 
 LOG = logging.getLogger("svmfs.download")
@@ -81,7 +82,7 @@ def _locked(lock_path: Path):
 def read_lock(lock_path: str | Path | None) -> dict[str, dict[str, str]]:
     if lock_path is None or not Path(lock_path).exists():
         return {}
-    data = yaml.safe_load(Path(lock_path).read_text()) or {}
+    data = load_yaml_file(lock_path) or {}
     if not isinstance(data, dict):
         raise DatasetError(f"{lock_path}: expected a mapping dataset -> {{path: sha256}}")
     return data
