@@ -499,6 +499,11 @@ def _check_folds(config: dict, registry: dict) -> list[str]:
     return errs
 
 
+def dataset_lock_path(config: dict) -> str:
+    """The download lock: ``dataset_lock``, else ``<raw_dir>/datasets.lock.yaml`` beside the downloads."""
+    return config.get("dataset_lock") or str(Path(config["raw_dir"]) / "datasets.lock.yaml")
+
+
 def mirror_url(config: dict) -> str | None:
     """The mirror base URL: the config key, else the SVMFS_MIRROR environment variable."""
     return config.get("mirror") or os.environ.get("SVMFS_MIRROR") or None

@@ -7,6 +7,7 @@ from svmfs.config import (
     campaign_methods,
     check_campaign,
     check_config_files,
+    dataset_lock_path,
     dataset_methods,
     dataset_splits,
     job_campaign_config,

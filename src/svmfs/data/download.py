@@ -92,7 +92,7 @@ def _pin(lock_path: Path, name: str, path: str, digest: str, log) -> None:
     with _locked(lock_path):
         lock = read_lock(lock_path)
         lock.setdefault(name, {})[path] = digest
-        header = "# sha256 of downloaded files that config/datasets.yaml does not pin (written on first download)\n"
+        header = "# sha256 of downloaded files that the dataset registry does not pin (written on first download)\n"
         atomic_write_text(lock_path, header + yaml.safe_dump(lock, sort_keys=True))
     log.warning("dataset %s: %s had no pinned sha256; pinned %s into %s", name, path, digest, lock_path)
 
