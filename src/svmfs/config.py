@@ -372,6 +372,46 @@ def runtime_warnings(config: dict) -> list[str]:
     return warnings
 
 
+def job_grid(config: dict, method: str) -> dict[str, list]:
+    """The inner-CV grid of a method's select jobs, as ``run_select_job`` builds it: the campaign's grid
+    or the registry's default, without the job-level settings (and the size fixed by ``match_size_of``)."""
+    from .methods.registry import get_method
+
+    mcfg = campaign_methods(config)[method]
+    spec = get_method(mcfg.get("method", method))
+    grid = {k: v for k, v in (mcfg.get("grid") or spec.default_grid).items() if k not in (mcfg.get("settings") or {})}
+    if mcfg.get("match_size_of"):
+        grid.pop(spec.truncation, None)
+    return grid
+
+
+def fit_count_warnings(config: dict) -> list[str]:
+    """Methods whose select job fits more than ``limits.max_fits_per_job`` models: the selector over its
+    grid and the final classifier over the joint grid (:func:`~svmfs.protocol.tuning.classifier_fits`).
+    A warning, not an error: such a job is legitimate, but likely a grid made larger than meant."""
+    from .methods.registry import get_method
+    from .protocol.classifiers import final_grid
+    from .protocol.tuning import classifier_fits, selector_fits
+
+    bound, k = int(config["limits"]["max_fits_per_job"]), int(config["inner_cv"]["n_splits"])
+    warnings = []
+    for name, mcfg in campaign_methods(config).items():
+        spec = get_method(mcfg.get("method", name))
+        grid, kind = job_grid(config, name), mcfg.get("final") or spec.final
+        n_final = len(final_grid(kind, config["final_classifier"]))
+        sel = selector_fits(grid, spec.truncation, k)
+        fin = classifier_fits(grid, spec.truncation, k, n_final, own=kind == "own")
+        if sel + fin > bound:
+            sizes = len(grid.get(spec.truncation, [])) if spec.truncation in grid else 1
+            warnings.append(
+                f"methods.{name}: a select job fits {sel + fin} models ({sel} selector fits; {fin} {kind} classifier "
+                f"fits: {k} inner folds x {(sel - 1) // k} selector grid points x {sizes} sizes x {n_final} "
+                f"final_classifier.{kind} points, then its own tuning), above limits.max_fits_per_job = {bound}; "
+                f"shrink methods.{name}.grid or final_classifier.{kind}, or raise limits.max_fits_per_job"
+            )
+    return warnings
+
+
 def _check_splits(sp: dict, name: str, config: dict) -> list[str]:
     own = campaign_datasets(config)[name].get("splits")
     where = f"datasets.{campaign_datasets(config)[name]['group']}.splits" if own else "splits"
