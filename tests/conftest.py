@@ -2,6 +2,7 @@
 
 import copy
 import http.server
+import os
 import threading
 from functools import partial
 
@@ -11,6 +12,21 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
+SHARED_DATA = ROOT.parent / "shared" / "data"
+#: "1" (set by .ci/run, where shared/ always sits beside the clone): missing shared data fails the tests
+#: that need it instead of skipping them, as SVMFS_REQUIRE_SLURM does for the SLURM tests.
+REQUIRE_SHARED = "SVMFS_REQUIRE_SHARED"
+
+
+def shared_data(path: Path = SHARED_DATA) -> Path:
+    """The local copy of the real datasets (../shared/data); skip without it in a user's clone, fail
+    when ``SVMFS_REQUIRE_SHARED=1`` says it must be there."""
+    if not path.is_dir():
+        reason = f"no local copy of the data at {path}"
+        if os.environ.get(REQUIRE_SHARED) == "1":
+            pytest.fail(f"shared data required ({REQUIRE_SHARED}=1) but {reason}")
+        pytest.skip(reason)
+    return path
 
 
 @pytest.fixture
@@ -51,10 +67,7 @@ def url_of(srv: http.server.ThreadingHTTPServer) -> str:
 @pytest.fixture(scope="module")
 def shared_mirror():
     """../shared/data served on 127.0.0.1, as the download rule's mirror option expects."""
-    shared = ROOT.parent / "shared" / "data"
-    if not shared.is_dir():
-        pytest.skip(f"no local copy of the data at {shared}")
-    srv = serve_directory(shared)
+    srv = serve_directory(shared_data())
     yield url_of(srv)
     srv.shutdown()
     srv.server_close()

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import yaml
+from conftest import shared_data
 
 from svmfs.data.canonical import DatasetError, check_dataset
 from svmfs.data.download import ChecksumError, DownloadError, fetch_dataset
@@ -47,8 +48,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def mirror():
-    if not SHARED.is_dir():
-        pytest.skip(f"no local copy of the data at {SHARED}")
+    shared_data()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), partial(_Handler, directory=str(SHARED)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

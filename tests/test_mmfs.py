@@ -12,6 +12,7 @@ from sklearn.datasets import load_breast_cancer
 from sklearn.preprocessing import MinMaxScaler
 from sklearn.utils.estimator_checks import check_estimator
 
+from svmfs.analysis.tables import OK_STATUSES
 from svmfs.data.synthetic import weston_nonlinear
 from svmfs.methods.base import BINARY_ONLY_FAILED_CHECKS
 from svmfs.methods.kp_fs_offshelf import KPFSOffShelf
@@ -82,7 +83,7 @@ def test_cyipopt_and_pyomo_routes_agree_on_wdbc():
     start = (g, *svc_start(aniso_kernel(X, np.full(8, g)), y, C)[:4])
     fast = solve_mmfs(X, y, C, 0.3, start, hessian="limited-memory")
     model = solve_mmfs_pyomo(X, y, C, 0.3, start, hessian="limited-memory")
-    assert fast.status in ("ok", "acceptable") and model.status in ("ok", "acceptable")
+    assert fast.status in OK_STATUSES and model.status in OK_STATUSES
     assert abs(fast.objective - model.objective) <= 1e-6 * abs(fast.objective)
     np.testing.assert_array_equal(fast.gamma > 1e-2, model.gamma > 1e-2)
     assert 0 < np.sum(fast.gamma > 1e-2) < 8
@@ -101,24 +102,37 @@ def test_cyipopt_and_pyomo_routes_agree_at_the_issues_size():
     start = (g, *svc_start(aniso_kernel(X, np.full(8, g)), y, C)[:4])
     fast = solve_mmfs(X, y, C, 0.3, start, hessian="limited-memory")
     model = solve_mmfs_pyomo(X, y, C, 0.3, start, hessian="exact")
-    assert fast.status == "ok" and model.status in ("ok", "acceptable"), (fast.message, model.message)
+    assert fast.status in OK_STATUSES and model.status in OK_STATUSES, (fast.message, model.message)
     assert abs(fast.objective - model.objective) <= 1e-6 * abs(fast.objective)
     np.testing.assert_array_equal(fast.gamma > 1e-2, model.gamma > 1e-2)
     assert 0 < np.sum(fast.gamma > 1e-2) < 8
 
 
-def test_longer_lbfgs_history_reaches_the_same_optimum_in_fewer_iterations():
-    """Ipopt's default 6 L-BFGS pairs against MMFS's default 50 (the option must reach Ipopt): same
-    optimum to 1e-9 relative and support; measured 404 against 54 iterations on this problem."""
+def test_lbfgs_history_reaches_ipopt_and_both_histories_reach_the_same_optimum(monkeypatch):
+    """Ipopt's default 6 L-BFGS pairs against MMFS's default 50: the option reaches Ipopt (as
+    ``limited_memory_max_history``, from MMFS too), and both reach the same optimum (objective to 1e-6
+    relative, the tolerance of Ipopt's ``acceptable`` stop), the same support and a KKT point.
+    Not asserted: the iteration counts (404 against 54 on one machine; 305, stopping ``acceptable``,
+    against 54 on another of the same kind)."""
+    import svmfs.solvers.mmfs_nlp as nlp
+
     X, y = _wdbc(60, 8)
     start = (0.1, *svc_start(aniso_kernel(X, np.full(8, 0.1)), y, 1.0)[:4])
+    seen = []
+    solve = nlp.ipopt_solve
+    monkeypatch.setattr(nlp, "ipopt_solve", lambda *a, **k: seen.append(a[6]) or solve(*a, **k))
     short, long_ = (solve_mmfs(X, y, 1.0, 0.3, start, hessian="limited-memory", lbfgs_history=h) for h in (6, 50))
-    assert short.status == "ok" and long_.status == "ok"
-    assert abs(short.objective - long_.objective) <= 1e-9 * abs(short.objective)
+    assert [o["limited_memory_max_history"] for o in seen] == [6, 50]
+    assert short.status in OK_STATUSES and long_.status in OK_STATUSES, (short.message, long_.message)
+    assert abs(short.objective - long_.objective) <= 1e-6 * abs(long_.objective)
     np.testing.assert_array_equal(short.gamma > 1e-2, long_.gamma > 1e-2)
-    assert 3 * long_.n_iter < short.n_iter, (short.n_iter, long_.n_iter)
+    assert 0 < np.sum(long_.gamma > 1e-2) < 8
+    for key in ("constraint_violation", "stationarity", "complementarity"):
+        assert long_.residuals[key] < 1e-6, (key, long_.residuals)
+    seen.clear()
     sel = MMFS(C2=0.3, C=1.0, gamma_ini=0.1, hessian="limited-memory").fit(X, y)
-    assert sel.diagnostics_["lbfgs_history"] == 50 and sel.n_iter_ == long_.n_iter
+    assert sel.diagnostics_["lbfgs_history"] == 50 and seen[-1]["limited_memory_max_history"] == 50
+    np.testing.assert_array_equal(sel.support_, long_.gamma > 1e-2)
 
 
 def test_iteration_count_is_read_from_ipopt_and_ripopt_logs():
@@ -152,7 +166,7 @@ def test_pyomo_route_time_limit_covers_build_and_solver_and_cleans_up(limit, whe
     X2, y2 = _wdbc(30, 4)
     again = solve_mmfs_pyomo(X2, y2, 1.0, 0.3, (0.1, *svc_start(aniso_kernel(X2, np.full(4, 0.1)), y2, 1.0)[:4]),
                              hessian="exact")
-    assert again.status == "ok", again.message
+    assert again.status in OK_STATUSES, again.message
 
 
 def test_pyomo_status_reads_ripopts_time_limit_from_its_message():
@@ -189,7 +203,7 @@ def test_kp_fs_offshelf_reproduces_the_papers_collapse_to_zero_widths():
     X, y, _ = weston_nonlinear(n=80, p=10, seed=0)
     X = (X - X.mean(0)) / X.std(0)
     sel = KPFSOffShelf(C=1.0, v0=0.3, C2=0.5, random_state=0).fit(X, y)
-    assert sel.diagnostics_["status"] in ("ok", "acceptable") and sel.diagnostics_["converged"]
+    assert sel.diagnostics_["status"] in OK_STATUSES and sel.diagnostics_["converged"]
     assert np.max(sel.weights_) < 1e-3 and not sel.get_support().any()
     assert abs(sel.diagnostics_["objective"]) < 1e-6
 

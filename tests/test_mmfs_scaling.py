@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from test_mmfs import _wdbc
 
+from svmfs.analysis.tables import OK_STATUSES
 from svmfs.methods.mm_fs import MMFS
 from svmfs.solvers.mmfs_nlp import (
     AUTO_EXACT_MAX_FEATURES, MMFSProblem, aniso_kernel, resolve_hessian, resolve_scale_by_C, solve_mmfs,
@@ -25,7 +26,8 @@ def test_scaling_divides_the_dual_variables_and_20b_by_C_and_20a_by_C_squared():
 def test_scaling_by_C_reaches_the_optimum_where_ipopts_default_scaling_stalls():
     """WDBC 60 x 8, C = 1e4 from the isotropic start gamma = 1e-4 (pima's campaign stalled at such starts):
     with Ipopt's gradient-based scaling L-BFGS is still at (20a) = 7e4 after 400 iterations; scaled by C
-    it converges (measured: 325 iterations, acceptable) to the exact-Hessian optimum (27.455) within 1e-3."""
+    it converges (measured: 325 iterations, acceptable) to the exact-Hessian optimum (27.455) within 1e-3.
+    The stall is asserted by the objective reached, not by the status or the iterations it took."""
     X, y = _wdbc(60, 8)
     C, g = 1e4, 1e-4
     start = (g, *svc_start(aniso_kernel(X, np.full(8, g)), y, C)[:4])
@@ -33,14 +35,14 @@ def test_scaling_by_C_reaches_the_optimum_where_ipopts_default_scaling_stalls():
     plain = solve_mmfs(X, y, C, 0.3, start, scale_by_C=False, **kw)
     scaled = solve_mmfs(X, y, C, 0.3, start, scale_by_C=True, **kw)
     best = solve_mmfs(X, y, C, 0.3, start, hessian="exact")
-    assert best.status == "ok" and scaled.status in ("ok", "acceptable"), (best.message, scaled.message)
-    assert plain.status == "max_iter" and plain.objective > 100 * scaled.objective
+    assert best.status in OK_STATUSES and scaled.status in OK_STATUSES, (best.message, scaled.message)
+    assert plain.objective > 100 * best.objective
     assert abs(scaled.objective - best.objective) <= 1e-3 * best.objective
     np.testing.assert_array_equal(scaled.gamma > 1e-2, best.gamma > 1e-2)
     assert best.residuals["constraint_violation"] < 1e-5 and best.residuals["stationarity"] < 1e-4
-    # the exact Hessian converges unscaled too, in more iterations (measured 164 against 94)
+    # the exact Hessian converges unscaled too (in more iterations: measured 164 against 94)
     exact_plain = solve_mmfs(X, y, C, 0.3, start, hessian="exact", scale_by_C=False)
-    assert exact_plain.status == "ok" and 3 * best.n_iter < 2 * exact_plain.n_iter
+    assert exact_plain.status in OK_STATUSES, exact_plain.message
     assert abs(exact_plain.objective - best.objective) <= 1e-4 * best.objective
 
 
@@ -53,7 +55,9 @@ def test_auto_hessian_is_exact_up_to_the_feature_limit():
     X, y = _wdbc(40, 6)
     sel = MMFS(C2=0.3, C=1.0, gamma_ini=0.1).fit(X, y)
     exact = MMFS(C2=0.3, C=1.0, gamma_ini=0.1, hessian="exact").fit(X, y)
-    assert sel.diagnostics_["hessian"] == "exact" and sel.n_iter_ == exact.n_iter_
+    assert sel.diagnostics_["hessian"] == "exact" and exact.diagnostics_["hessian"] == "exact"
+    assert sel.diagnostics_["objective"] == pytest.approx(exact.diagnostics_["objective"], rel=1e-9)
+    np.testing.assert_array_equal(sel.support_, exact.support_)
     assert sel.diagnostics_["scaled_by_C"] is False  # C = 1: nothing to scale
 
 

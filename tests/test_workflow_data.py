@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from conftest import serve_directory, url_of
+from conftest import serve_directory, shared_data, url_of
 from test_workflow import ROOT, snakemake
 
 pytestmark = pytest.mark.workflow
@@ -28,8 +28,7 @@ def serve():
 
 
 def test_pima_campaign_through_mirror(tmp_path, serve):
-    if not SHARED.is_dir():
-        pytest.skip(f"no local copy of the data at {SHARED}")
+    shared_data()
     cfg = {
         "campaign": "pima",
         "mirror": serve(SHARED),

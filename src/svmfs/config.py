@@ -16,6 +16,8 @@ from typing import Any
 import numpy as np
 import yaml
 
+from .yamlio import load_yaml_file
+
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 POSITIVE_PARAMS = ("C", "C2", "gamma", "beta", "eps", "v0", "threshold", "time_limit")
 SCHEMA = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"
@@ -45,8 +47,7 @@ def _copy(v):
 
 def validate_schema(config: dict, schema_path: str | Path = SCHEMA, source: str = "config") -> dict:
     """Fill defaults and validate against the JSON schema; raise :class:`ConfigError` naming the key."""
-    with open(schema_path) as f:
-        schema = yaml.safe_load(f)
+    schema = load_yaml_file(schema_path)
     validator = _validator_with_defaults(schema)
     errors = sorted(validator.iter_errors(config), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
@@ -58,10 +59,7 @@ def validate_schema(config: dict, schema_path: str | Path = SCHEMA, source: str 
 def load_config(path: str | Path, overrides: dict | None = None, workdir: str | Path = ".") -> dict:
     """Read a campaign YAML safely, apply ``overrides``, validate, check; return the full config."""
     path = Path(path)
-    try:
-        config = yaml.safe_load(path.read_text()) or {}
-    except yaml.YAMLError as e:
-        raise ConfigError(f"{path}: not valid YAML: {e}") from None
+    config = read_config_file(path)
     if not isinstance(config, dict):
         raise ConfigError(f"{path}: the top level must be a mapping")
     if overrides:
@@ -69,6 +67,25 @@ def load_config(path: str | Path, overrides: dict | None = None, workdir: str | 
     validate_schema(config, source=str(path))
     check_campaign(config, workdir=workdir, source=str(path))
     return config
+
+
+def read_config_file(path: str | Path) -> Any:
+    """A campaign/config YAML read with the strict loader (duplicate keys refused); ConfigError names the file."""
+    from .yamlio import DuplicateKeyError
+
+    try:
+        return load_yaml_file(path) or {}
+    except DuplicateKeyError as e:
+        raise ConfigError(str(e)) from None
+    except yaml.YAMLError as e:
+        raise ConfigError(f"{path}: not valid YAML: {e}") from None
+
+
+def check_config_files(paths) -> None:
+    """Re-read the config files Snakemake loaded (``workflow.configfiles``) with the strict loader:
+    Snakemake's own loader keeps the later of two equal keys silently."""
+    for path in paths:
+        read_config_file(path)
 
 
 def deep_update(base: dict, new: dict) -> dict:
@@ -425,6 +442,46 @@ def runtime_warnings(config: dict) -> list[str]:
     return warnings
 
 
+def job_grid(config: dict, method: str) -> dict[str, list]:
+    """The inner-CV grid of a method's select jobs, as ``run_select_job`` builds it: the campaign's grid
+    or the registry's default, without the job-level settings (and the size fixed by ``match_size_of``)."""
+    from .methods.registry import get_method
+
+    mcfg = campaign_methods(config)[method]
+    spec = get_method(mcfg.get("method", method))
+    grid = {k: v for k, v in (mcfg.get("grid") or spec.default_grid).items() if k not in (mcfg.get("settings") or {})}
+    if mcfg.get("match_size_of"):
+        grid.pop(spec.truncation, None)
+    return grid
+
+
+def fit_count_warnings(config: dict) -> list[str]:
+    """Methods whose select job fits more than ``limits.max_fits_per_job`` models: the selector over its
+    grid and the final classifier over the joint grid (:func:`~svmfs.protocol.tuning.classifier_fits`).
+    A warning, not an error: such a job is legitimate, but likely a grid made larger than meant."""
+    from .methods.registry import get_method
+    from .protocol.classifiers import final_grid
+    from .protocol.tuning import classifier_fits, selector_fits
+
+    bound, k = int(config["limits"]["max_fits_per_job"]), int(config["inner_cv"]["n_splits"])
+    warnings = []
+    for name, mcfg in campaign_methods(config).items():
+        spec = get_method(mcfg.get("method", name))
+        grid, kind = job_grid(config, name), mcfg.get("final") or spec.final
+        n_final = len(final_grid(kind, config["final_classifier"]))
+        sel = selector_fits(grid, spec.truncation, k)
+        fin = classifier_fits(grid, spec.truncation, k, n_final, own=kind == "own")
+        if sel + fin > bound:
+            sizes = len(grid.get(spec.truncation, [])) if spec.truncation in grid else 1
+            warnings.append(
+                f"methods.{name}: a select job fits {sel + fin} models ({sel} selector fits; {fin} {kind} classifier "
+                f"fits: {k} inner folds x {(sel - 1) // k} selector grid points x {sizes} sizes x {n_final} "
+                f"final_classifier.{kind} points, then its own tuning), above limits.max_fits_per_job = {bound}; "
+                f"shrink methods.{name}.grid or final_classifier.{kind}, or raise limits.max_fits_per_job"
+            )
+    return warnings
+
+
 def _check_splits(sp: dict, name: str, config: dict) -> list[str]:
     own = campaign_datasets(config)[name].get("splits")
     where = f"datasets.{campaign_datasets(config)[name]['group']}.splits" if own else "splits"
@@ -550,6 +607,11 @@ def _check_folds(config: dict, registry: dict) -> list[str]:
                 f"{name!r} (about {int(train_smallest)})"
             )
     return errs
+
+
+def dataset_lock_path(config: dict) -> str:
+    """The download lock: ``dataset_lock``, else ``<raw_dir>/datasets.lock.yaml`` beside the downloads."""
+    return config.get("dataset_lock") or str(Path(config["raw_dir"]) / "datasets.lock.yaml")
 
 
 def mirror_url(config: dict) -> str | None:

@@ -6,6 +6,8 @@ from svmfs.config import (
     campaign_datasets,
     campaign_methods,
     check_campaign,
+    check_config_files,
+    dataset_lock_path,
     dataset_methods,
     dataset_splits,
     global_selection_methods,
@@ -18,12 +20,15 @@ from svmfs.config import (
     mirror_url,
     n_folds,
     runtime_warnings,
+    fit_count_warnings,
 )
 from svmfs.methods.registry import get_method
 from svmfs.protocol.seeds import derive_seed
 
+# Snakemake's loader keeps the later of two equal keys: re-read the config files it was given strictly
+check_config_files(workflow.configfiles)
 check_campaign(config, workdir=workflow.basedir)
-for warning in runtime_warnings(config):
+for warning in runtime_warnings(config) + fit_count_warnings(config):
     logger.warning(f"config: {warning}")
 
 REGISTRY = load_dataset_registry(config, workflow.basedir)

@@ -16,7 +16,7 @@ rule download:
         entry=lambda wc: REGISTRY[wc.source],
         raw_dir=lambda wc, output: str(Path(output[0]).parent.parent),
         mirror=mirror_url(config),
-        lock=str(Path(workflow.basedir) / config["dataset_lock"]),
+        lock=dataset_lock_path(config),
     script:
         "../../scripts/download.py"
 

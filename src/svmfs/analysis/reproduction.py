@@ -14,10 +14,10 @@ from importlib import resources
 
 import numpy as np
 import pandas as pd
-import yaml
 
 from ..results.io import atomic_write_text
 from ..results.record import FLOAT_FORMAT
+from ..yamlio import load_yaml_text
 
 COLUMNS = [
     "paper", "table", "dataset", "method", "setting", "metric", "published", "published_sd",
@@ -35,8 +35,8 @@ def entry_key(e: dict) -> str:
 @cache
 def published() -> dict:
     """The project's copy of the published figures: ``{"papers": {...}, "entries": [...]}``."""
-    text = resources.files("svmfs.analysis").joinpath("published.yaml").read_text()
-    return yaml.safe_load(text)
+    source = resources.files("svmfs.analysis").joinpath("published.yaml")
+    return load_yaml_text(source.read_text(), source)
 
 
 def _metric_values(rows: pd.DataFrame, metric: str) -> pd.Series:

@@ -72,6 +72,7 @@ def check_dataset(ds: Dataset, *, on_constant: str = "keep", on_duplicate: str =
             f"sample {_at(ds.sample_ids, r)!r}, feature {_at(ds.feature_names, c)!r})); "
             "impute or drop them in the registry entry's preprocessing"
         )
+    _check_magnitude(X, ds, where)
     labels = np.unique(y)
     if labels.size != 2:
         raise DatasetError(
@@ -128,6 +129,21 @@ def check_dataset(ds: Dataset, *, on_constant: str = "keep", on_duplicate: str =
     meta["warnings"] = warnings
     meta["preprocessing"] = preprocessing
     return Dataset(ds.name, X, y, names, [str(s) for s in ds.sample_ids], relevant, meta)
+
+
+def _check_magnitude(X: np.ndarray, ds: Dataset, where: str) -> None:
+    """Refuse a column whose sum of squares or range overflows float64 (e.g. a value of 1e308): every
+    per-fold scaling (z-score's variance, min-max's range) and every kernel would turn it into inf."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        overflow = ~np.isfinite(np.sum(X * X, axis=0)) | ~np.isfinite(np.max(X, axis=0) - np.min(X, axis=0))
+    if overflow.any():
+        c = int(np.flatnonzero(overflow)[0])
+        r = int(np.argmax(np.abs(X[:, c])))
+        raise DatasetError(
+            f"{where}: feature {_at(ds.feature_names, c)!r} (column {c}, 0-based) holds {X[r, c]:.6g} "
+            f"(row {r}, sample {_at(ds.sample_ids, r)!r}): its squares or range overflow float64, so scaling it "
+            f"would give inf ({int(overflow.sum())} such column(s)); rescale or drop it in the registry entry's preprocessing"
+        )
 
 
 #: The arrays of a canonical ``.npz`` file.

@@ -21,7 +21,8 @@ from urllib.parse import urlparse
 
 import yaml
 
-from ..results.io import atomic_write_json, atomic_write_text
+from ..results.io import atomic_write_json, atomic_write_text, new_file_mode
+from ..yamlio import load_yaml_file
 from .canonical import DatasetError
 
 LOG = logging.getLogger("svmfs.download")
@@ -81,7 +82,7 @@ def _locked(lock_path: Path):
 def read_lock(lock_path: str | Path | None) -> dict[str, dict[str, str]]:
     if lock_path is None or not Path(lock_path).exists():
         return {}
-    data = yaml.safe_load(Path(lock_path).read_text()) or {}
+    data = load_yaml_file(lock_path) or {}
     if not isinstance(data, dict):
         raise DatasetError(f"{lock_path}: expected a mapping dataset -> {{path: sha256}}")
     return data
@@ -91,7 +92,7 @@ def _pin(lock_path: Path, name: str, path: str, digest: str, log) -> None:
     with _locked(lock_path):
         lock = read_lock(lock_path)
         lock.setdefault(name, {})[path] = digest
-        header = "# sha256 of downloaded files that config/datasets.yaml does not pin (written on first download)\n"
+        header = "# sha256 of downloaded files that the dataset registry does not pin (written on first download)\n"
         atomic_write_text(lock_path, header + yaml.safe_dump(lock, sort_keys=True))
     log.warning("dataset %s: %s had no pinned sha256; pinned %s into %s", name, path, digest, lock_path)
 
@@ -139,6 +140,7 @@ def fetch_dataset(
                     f"dataset {name!r}: checksum mismatch for {rel} from {url}: "
                     f"expected sha256 {pinned}, got {actual}; nothing was kept"
                 )
+            os.chmod(staged, new_file_mode())  # pooch's temporary file is 0600 whatever the umask
             os.replace(staged, target)
             if not pinned:
                 if lock_path is None:

@@ -19,6 +19,7 @@ from typing import Any
 
 import yaml
 
+from ..yamlio import load_yaml_file
 from .canonical import Dataset, DatasetError
 
 KINDS = ("embedded", "synthetic", "download", "local")
@@ -27,8 +28,10 @@ KINDS = ("embedded", "synthetic", "download", "local")
 def load_registry(path: str | Path) -> dict[str, dict[str, Any]]:
     """Read the registry YAML safely; each entry must name a known ``kind``."""
     path = Path(path)
-    with open(path) as f:
-        reg = yaml.safe_load(f)
+    try:
+        reg = load_yaml_file(path)
+    except yaml.YAMLError as e:  # a duplicate key names the file, the key and both lines
+        raise ValueError(str(e)) from None
     if not isinstance(reg, dict) or not isinstance(reg.get("datasets"), dict):
         raise ValueError(f"{path}: expected a mapping with key 'datasets'")
     out = reg["datasets"]

@@ -68,6 +68,17 @@ def selector_fits(grid: dict[str, list], truncation: str | None, n_splits: int) 
     return len(ParameterGrid({k: v for k, v in grid.items() if k != truncation})) * n_splits + 1
 
 
+def classifier_fits(grid: dict[str, list], truncation: str | None, n_splits: int, n_final: int, own: bool = False) -> int:
+    """Final-classifier fits in one select job: in :func:`tune_selector` one per inner fold, selector point,
+    size (at most ``len(grid[truncation])``) and final point; in :func:`tune_final` one per inner fold and
+    final point (none for ``own``); then two fits on the training side (training and test predictions)."""
+    tuning = 0
+    if grid:
+        sizes = len(grid[truncation]) if truncation and truncation in grid else 1
+        tuning = len(ParameterGrid({k: v for k, v in grid.items() if k != truncation})) * sizes * n_splits * n_final
+    return tuning + (0 if own else n_splits * n_final) + 2
+
+
 def tune_selector(
     make_selector: Callable[..., Any],
     grid: dict[str, list],

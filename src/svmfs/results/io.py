@@ -1,7 +1,8 @@
 """Atomic, deterministic file writing: write to a temporary file in the same folder, then rename.
 
 A reader (or a rerun after ``kill -9``) never sees a half-written file: the target either does not
-exist or is complete.
+exist or is complete. The file gets the mode the user's umask gives a new file (0644 under 022), not
+the 0600 of ``tempfile.mkstemp``.
 """
 
 from __future__ import annotations
@@ -14,11 +15,31 @@ from pathlib import Path
 from typing import Any
 
 
+def current_umask() -> int:
+    """The process's umask (read from /proc where it can be, so that it is never changed even briefly)."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except OSError:
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def new_file_mode() -> int:
+    """The mode ``open(path, "w")`` would give a new file: 0666 less the umask."""
+    return 0o666 & ~current_umask()
+
+
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
     try:
+        os.fchmod(fd, new_file_mode())  # mkstemp creates 0600 whatever the umask
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
