@@ -36,6 +36,7 @@ import pandas as pd
 import yaml
 
 from .results.record import FLOAT_FORMAT, STABLE_COLUMNS
+from .yamlio import load_yaml_file
 
 ROOT = Path(__file__).resolve().parents[2]
 MAX_EXPORT_BYTES = 50 * 2**20
@@ -49,7 +50,7 @@ def merge_configs(paths) -> dict:
 
     config: dict = {}
     for p in paths:
-        config = deep_update(config, yaml.safe_load(Path(p).read_text()) or {})
+        config = deep_update(config, load_yaml_file(p) or {})
     return config
 
 
@@ -342,7 +343,7 @@ def check(folder: Path, k: int, seed: int, mirror: str | None = None, workdir: P
           cores: int = 2, raw_dir: str | None = None, out=print) -> int:  # fmt: skip
     """Rerun k sampled jobs of a committed campaign; 0 if every deterministic field matches, else 1."""
     folder = Path(folder)
-    config = yaml.safe_load((folder / "config.yaml").read_text())
+    config = load_yaml_file(folder / "config.yaml")
     records = pd.read_parquet(folder / "records.parquet")
     jobs = sample_jobs(records, k, seed)
     from .results.record import git_sha
