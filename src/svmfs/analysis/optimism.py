@@ -18,6 +18,7 @@ from scipy import stats
 
 from ..results.io import atomic_write_text
 from ..results.record import FLOAT_FORMAT
+from .tables import method_label
 
 PROTOCOLS = ("nested", "test_tuned", "global_selection", "global_scaling")
 COLUMNS = [
@@ -98,7 +99,7 @@ def display_table(table: pd.DataFrame) -> pd.DataFrame:
         rows.append(
             {
                 "dataset": r["dataset"],
-                "method": r["method"] if r["setting"] == "default" else f"{r['method']} ({r['setting']})",
+                "method": method_label(r),
                 "protocol": r["protocol"],
                 "folds": int(r["n"]),
                 "accuracy (%) [95 % CI]": _ci(r["accuracy_mean"], r["accuracy_ci_low"], r["accuracy_ci_high"]),

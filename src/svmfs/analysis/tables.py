@@ -60,6 +60,11 @@ def _pm(mean, sd, digits=2) -> str:
     return f"{mean:.{digits}f}" if pd.isna(sd) else f"{mean:.{digits}f} ± {sd:.{digits}f}"
 
 
+def method_label(row) -> str:
+    """A method as the display tables name it: ``method`` or ``method (setting)``."""
+    return row["method"] if row["setting"] == "default" else f"{row['method']} ({row['setting']})"
+
+
 def display_table(summary: pd.DataFrame) -> pd.DataFrame:
     """The human-readable form used for Markdown and LaTeX."""
     rows = []
@@ -67,7 +72,7 @@ def display_table(summary: pd.DataFrame) -> pd.DataFrame:
         rows.append(
             {
                 "dataset": r["dataset"],
-                "method": r["method"] if r["setting"] == "default" else f"{r['method']} ({r['setting']})",
+                "method": method_label(r),
                 "test accuracy (%)": _pm(r["test_accuracy_mean"], r["test_accuracy_sd"]),
                 "balanced acc. (%)": _pm(r["balanced_accuracy_mean"], np.nan),
                 "AUC": _pm(r["auc_mean"], np.nan, 3),
