@@ -134,4 +134,5 @@ def test_a_select_job_sees_only_its_own_final_classifiers_section(root):
     assert job_campaign_config(cfg, "colon", "svm_rbf")["final_classifier"] == {"rbf": fc["rbf"]}
     mm = job_campaign_config(cfg, "wdbc", "mm_fs")
     assert mm["final_classifier"] == {"anisotropic": fc["anisotropic"]} and fc["anisotropic"]["widths"] == "all"
-    assert set(mm) == {"normalization", "inner_cv", "final_classifier", "splits"} and mm["splits"] == dataset_splits(cfg, "wdbc")
+    assert set(mm) == {"normalization", "inner_cv", "final_classifier", "splits", "audits"} and mm["splits"] == dataset_splits(cfg, "wdbc")
+    assert mm["audits"] == ["test_tuned", "global_scaling"]  # the campaign's audits computed inside the select job
