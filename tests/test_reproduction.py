@@ -184,6 +184,9 @@ def test_a_gap_explained_only_by_an_audit_interval_holding_the_published_value()
     # the nested row and an audit whose interval misses 94.51 explain nothing
     t = reproduction_table(_ionosphere(IONO), ["rinaldi2010"], optimism=_optimism([nested, miss]))
     assert _row(t, **key).verdict == "gap, unexplained"
+    # an unexplained gap lists the audits tried, with their intervals (the nested row is not an audit)
+    assert _row(t, **key).tried.endswith(
+        "audits measured on the same folds: test_tuned 88.00 [86.50, 89.50]; none holds the published 94.51")
     t = reproduction_table(_ionosphere(IONO), ["rinaldi2010"], optimism=_optimism([nested, miss, hit]))
     assert _row(t, **key).verdict == "gap, explained: selection bias (+7.7 measured, global_selection)"
     # another dataset's or method's audit does not count

@@ -150,23 +150,47 @@ AUDIT_CAUSES = {
 }
 
 
-def _audit_explanation(e: dict, setting, optimism: pd.DataFrame | None) -> str | None:
-    """``<cause> (+x.x measured, <protocol>)`` where an audited accuracy's 95 % interval holds the published
-    value. Rows of ``optimism.csv`` are matched on the entry's dataset (a replicate group's name for
-    replicated datasets), method and setting; ``nested`` rows (the campaign's own protocol) explain nothing;
-    an error entry compares 100 - error with the audited accuracy."""
+def _audit_rows(e: dict, setting, optimism: pd.DataFrame | None) -> pd.DataFrame | None:
+    """The audited (non-``nested``) rows of ``optimism.csv`` for an accuracy or error entry, matched on the
+    entry's dataset (a replicate group's name for replicated datasets), method and setting; None where
+    the campaign ran no audit or the metric is not an accuracy."""
     if optimism is None or optimism.empty or e["metric"] not in ("test_accuracy", "test_error"):
         return None
-    target = float(e["value"]) if e["metric"] == "test_accuracy" else 100.0 - float(e["value"])
     rows = optimism[(optimism["dataset"] == e["dataset"]) & (optimism["method"] == e["method"])]
     if setting is not None and "setting" in rows:
         rows = rows[rows["setting"].astype(str) == str(setting)]
-    rows = rows[rows["protocol"] != "nested"]
-    for r in rows.sort_values("protocol", kind="stable").itertuples():
+    return rows[rows["protocol"] != "nested"].sort_values("protocol", kind="stable")
+
+
+def _published_accuracy(e: dict) -> float:
+    """The published value as an accuracy (an error entry compares 100 - error)."""
+    return float(e["value"]) if e["metric"] == "test_accuracy" else 100.0 - float(e["value"])
+
+
+def _audit_explanation(e: dict, setting, optimism: pd.DataFrame | None) -> str | None:
+    """``<cause> (+x.x measured, <protocol>)`` where an audited accuracy's 95 % interval holds the published
+    value (:func:`_audit_rows`); the campaign's own ``nested`` rows explain nothing."""
+    rows = _audit_rows(e, setting, optimism)
+    if rows is None:
+        return None
+    target = _published_accuracy(e)
+    for r in rows.itertuples():
         if float(r.accuracy_ci_low) <= target <= float(r.accuracy_ci_high):
             cause = AUDIT_CAUSES.get(r.protocol, r.protocol)
             return f"{cause} ({float(r.optimism_mean):+.1f} measured, {r.protocol})"
     return None
+
+
+def _audits_tried(e: dict, setting, optimism: pd.DataFrame | None) -> str:
+    """The audits measured for an unexplained gap, none of whose intervals holds the published value."""
+    rows = _audit_rows(e, setting, optimism)
+    if rows is None or rows.empty:
+        return ""
+    parts = ", ".join(
+        f"{r.protocol} {float(r.accuracy_mean):.2f} [{float(r.accuracy_ci_low):.2f}, {float(r.accuracy_ci_high):.2f}]"
+        for r in rows.itertuples()
+    )
+    return f"audits measured on the same folds: {parts}; none holds the published {_published_accuracy(e):.2f}"
 
 
 def _tried(e: dict) -> str:
@@ -278,7 +302,8 @@ def reproduction_table(records: pd.DataFrame, papers: list[str], optimism: pd.Da
                         row["difference"] = row["ours"] - float(e["value"])
                         row.update(verdict(e, vals.to_numpy(), setting, optimism))
         if str(row["verdict"]).startswith("gap"):
-            row["tried"] = _tried(e) or None
+            audits = _audits_tried(e, row["setting"], optimism) if row["verdict"] == "gap, unexplained" else ""
+            row["tried"] = "; ".join(t for t in (_tried(e), audits) if t) or None
         rows_out.append(row)
     return pd.DataFrame(rows_out, columns=COLUMNS)
 
