@@ -116,6 +116,18 @@ def _recv_exact(sock: socket.socket, n: int) -> bytes:
     return bytes(buf)
 
 
+def _refuse(conn, fds, reply: dict) -> None:
+    """Turn a client away: close the stdio it passed, tell it why (it then runs the job itself or
+    starts a fresh server), close the connection."""
+    for fd in fds:
+        os.close(fd)
+    try:
+        _send_msg(conn, reply)
+    except OSError:
+        pass
+    conn.close()
+
+
 def _recv_msg(sock: socket.socket, maxfds: int = 0):
     fds: list[int] = []
     if maxfds:
@@ -385,22 +397,10 @@ def serve(path: str) -> None:
                     conn.close()
                     continue
                 if len(jobs) >= MAX_JOBS:
-                    for fd in fds:
-                        os.close(fd)
-                    try:
-                        _send_msg(conn, {"busy": True})
-                    except OSError:
-                        pass
-                    conn.close()
+                    _refuse(conn, fds, {"busy": True})
                     continue
                 if _is_stale(loaded):
-                    for fd in fds:
-                        os.close(fd)
-                    try:
-                        _send_msg(conn, {"stale": True})
-                    except OSError:
-                        pass
-                    conn.close()
+                    _refuse(conn, fds, {"stale": True})
                     stop_listening()
                     break
                 new = [m for m in request.get("modules", ()) if m not in sys.modules]
