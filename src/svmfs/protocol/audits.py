@@ -26,7 +26,6 @@ from typing import Any, Callable
 import numpy as np
 from sklearn.model_selection import ParameterGrid
 
-from ..methods.registry import get_method
 from .classifiers import final_grid, fit_predict
 from .normalize import fit_transform_rows, make_normalizer, normalize_fold
 from .tuning import _effective_sizes, inner_cv, tune_final, tune_selector
@@ -114,20 +113,16 @@ def run_global_selection(
     inner folds are the nested job's) on the global selection and scored on the test side (the mean over
     the test side's resamples for the kp_svm protocol).
     """
-    spec = get_method(method_cfg.get("method", method_name))
     if method_cfg.get("match_size_of"):
         raise ValueError(f"method {method_name!r}: global_selection does not apply to match_size_of methods")
-    setting = dict(setting or {})
-    grid = {k: list(v) for k, v in (method_cfg.get("grid") or spec.default_grid).items() if k not in setting}
-    fixed = {**spec.params, **method_cfg.get("params", {}), **setting}
-    fixed = {k: v for k, v in fixed.items() if k not in grid}
-    final_kind, final_cfg = method_cfg.get("final", spec.final), campaign["final_classifier"]
+    from .select_job import _selector_factory, method_plan  # the select job's own (random_state = the job's seed)
+
+    spec, grid, fixed, final_kind = method_plan(method_name, method_cfg, setting)
+    final_cfg = campaign["final_classifier"]
     if final_kind == "own":
         raise ValueError(f"method {method_name!r}: final 'own' refits nothing on a fold; global_selection does not apply")
     norm = campaign["normalization"]
     n_inner = int(campaign["inner_cv"]["n_splits"])
-
-    from .select_job import _selector_factory  # the select job's own (random_state = the job's seed)
 
     Xall = make_normalizer(norm["method"]).fit_transform(X)
     make = _selector_factory(spec.load(), fixed, seed)

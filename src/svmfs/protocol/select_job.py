@@ -49,6 +49,18 @@ def _selector_factory(cls, fixed: dict, seed: int):
     return make
 
 
+def method_plan(method_name: str, method_cfg: dict, setting: dict | None = None):
+    """The method's registry entry, its inner-CV grid (without the job's setting), its fixed parameters
+    (registry defaults, the config's params, the setting; none also in the grid) and its final
+    classifier kind: what a select job and the global-selection audit both fit."""
+    spec = get_method(method_cfg.get("method", method_name))
+    setting = dict(setting or {})
+    grid = {k: list(v) for k, v in (method_cfg.get("grid") or spec.default_grid).items() if k not in setting}
+    fixed = {**spec.params, **method_cfg.get("params", {}), **setting}
+    fixed = {k: v for k, v in fixed.items() if k not in grid}
+    return spec, grid, fixed, method_cfg.get("final", spec.final)
+
+
 def run_select_job(
     X: np.ndarray,
     y: np.ndarray,
@@ -62,18 +74,14 @@ def run_select_job(
     fixed_size: int | None = None,
 ) -> dict[str, Any]:
     """Run steps 1-6 for one fold and return the record body (provenance is added by the caller)."""
-    spec = get_method(method_cfg.get("method", method_name))
+    spec, grid, fixed, final_kind = method_plan(method_name, method_cfg, setting)
     cls = spec.load()
-    setting = dict(setting or {})
-    grid = {k: list(v) for k, v in (method_cfg.get("grid") or spec.default_grid).items() if k not in setting}
-    fixed = {**spec.params, **method_cfg.get("params", {}), **setting}
-    fixed = {k: v for k, v in fixed.items() if k not in grid}
     if fixed_size is not None:  # r = number chosen by another method on the same fold
         if not spec.truncation:
             raise ValueError(f"method {method_name!r}: match_size_of needs a ranking method")
         grid.pop(spec.truncation, None)
         fixed[spec.truncation] = int(fixed_size)
-    final_kind, final_cfg = method_cfg.get("final", spec.final), campaign["final_classifier"]
+    final_cfg = campaign["final_classifier"]
     norm = campaign["normalization"]
     if final_kind == "own" and "evaluation" in fold:  # the config check refuses this before any job
         raise ValueError(f"method {method_name!r}: final 'own' refits nothing, so the kp_svm resampling protocol does not apply")
