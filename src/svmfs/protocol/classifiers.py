@@ -32,6 +32,7 @@ from sklearn.svm import SVC
 
 from ..methods.base import LinearModelSelector
 from ..solvers.mmfs_nlp import aniso_kernel
+from .libsvm_direct import svc_fit_predict
 
 #: Values of a registry entry's ``final`` (MethodSpec.final).
 FINAL_KINDS = ("linear", "poly", "rbf", "anisotropic", "own")
@@ -134,8 +135,10 @@ def fit_predict(kind, params, cfg, X_fit, y_fit, X_eval, support, selector=None)
         if c_from_selector(cfg):
             params = {**params, "C": selector_C(selector)}
     clf = make_final(kind, params, int(support.sum()), cfg, widths)
-    clf.fit(X_fit[:, support], y_fit)
     Xe = X_eval[:, support]
+    if type(clf) is SVC:  # the same numbers as clf.fit / predict / decision_function, without their overhead
+        return svc_fit_predict(clf, X_fit[:, support], y_fit, Xe)
+    clf.fit(X_fit[:, support], y_fit)
     pred = clf.predict(Xe)
     if hasattr(clf, "decision_function"):
         score = clf.decision_function(Xe)

@@ -104,16 +104,17 @@ def tune_selector(
     acc: dict[tuple, list[float]] = defaultdict(list)
     nfeat: dict[tuple, list[int]] = defaultdict(list)
     for tr, va in cv.split(X, y):
+        Xf, yf, Xv = X[tr], y[tr], X[va]  # once per inner fold, not per candidate
         for si, sp in enumerate(sel_points):
             extra = {truncation: None} if sizes is not None else {}
-            sel = make_selector(**sp, **extra).fit(X[tr], y[tr])
+            sel = make_selector(**sp, **extra).fit(Xf, yf)
             if sizes is not None:
                 supports = [(k, sel.support_for_size(k)) for k in sizes]
             else:
                 supports = [(None, sel.get_support())]
             for k, sup in supports:
                 for fi, fp in enumerate(fin_points):
-                    pred, _ = fit_predict(final_kind, fp, final_cfg, X[tr], y[tr], X[va], sup, sel)
+                    pred, _ = fit_predict(final_kind, fp, final_cfg, Xf, yf, Xv, sup, sel)
                     acc[(si, k, fi)].append(float(np.mean(pred == y[va])))
                     nfeat[(si, k, fi)].append(int(sup.sum()))
     table, best, best_key = [], None, None
@@ -140,12 +141,10 @@ def tune_final(final_kind: str, final_cfg: dict, X: np.ndarray, y: np.ndarray, s
     if final_kind == "own":
         return {"params": {}, "inner_accuracy": float("nan")}
     points = final_grid(final_kind, final_cfg)
+    folds = [(X[tr], y[tr], X[va], y[va]) for tr, va in cv.split(X, y)]  # the same folds for every point
     scores = []
     for fp in points:
-        s = [
-            np.mean(fit_predict(final_kind, fp, final_cfg, X[tr], y[tr], X[va], support, selector)[0] == y[va])
-            for tr, va in cv.split(X, y)
-        ]
+        s = [np.mean(fit_predict(final_kind, fp, final_cfg, Xf, yf, Xv, support, selector)[0] == yv) for Xf, yf, Xv, yv in folds]
         scores.append(float(np.mean(s)))
     best = int(np.argmax(np.round(scores, 12)))  # first best in grid order
     params = points[best]

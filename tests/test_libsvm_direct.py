@@ -1,0 +1,77 @@
+"""The direct libsvm route of the final classifier gives SVC's own predictions and decision values, bit for bit."""
+
+import numpy as np
+import pytest
+from sklearn.svm import SVC
+
+from svmfs.protocol import libsvm_direct
+from svmfs.protocol.libsvm_direct import svc_fit_predict
+
+
+def _data(seed, n=60, p=7, labels=(-1, 1)):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, p))
+    y = np.where(X[:, 0] + 0.5 * X[:, 1] + rng.normal(scale=0.8, size=n) > 0, labels[1], labels[0])
+    return X[:40], y[:40], X[40:]
+
+
+MODELS = [
+    lambda: SVC(kernel="linear", C=0.01),
+    lambda: SVC(kernel="linear", C=1024.0),
+    lambda: SVC(kernel="poly", C=10.0, degree=2, gamma=1 / 7, coef0=1.0),
+    lambda: SVC(kernel="rbf", C=3.0, gamma=0.3),
+]
+
+
+@pytest.mark.parametrize("make", MODELS)
+@pytest.mark.parametrize("labels", [(-1, 1), (0, 1), ("no", "yes"), (2.0, 7.0)])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_direct_route_is_svcs_fit_predict_and_decision_bit_for_bit(make, labels, seed):
+    Xf, yf, Xe = _data(seed, labels=labels)
+    ref = make().fit(Xf, yf)
+    pred, dec = svc_fit_predict(make(), Xf, yf, Xe)
+    assert np.array_equal(pred, ref.predict(Xe)) and pred.dtype == ref.predict(Xe).dtype
+    assert np.array_equal(dec, ref.decision_function(Xe))
+
+
+def test_direct_route_draws_libsvms_seed_as_svc_does():
+    """SVC.fit draws libsvm's seed from NumPy's global generator; the direct route leaves it in the same state."""
+    Xf, yf, Xe = _data(3)
+    np.random.seed(123)
+    SVC(kernel="linear").fit(Xf, yf)
+    after_svc = np.random.random()
+    np.random.seed(123)
+    svc_fit_predict(SVC(kernel="linear"), Xf, yf, Xe)
+    assert np.random.random() == after_svc
+
+
+def test_other_cases_take_the_public_route(monkeypatch):
+    calls = []
+    real = libsvm_direct._public
+    monkeypatch.setattr(libsvm_direct, "_public", lambda *a: calls.append(1) or real(*a))
+    Xf, yf, Xe = _data(4)
+    y3 = np.arange(len(yf)) % 3
+    svc_fit_predict(SVC(kernel="linear"), Xf, y3, Xe)  # three classes
+    svc_fit_predict(SVC(kernel="rbf", gamma="scale"), Xf, yf, Xe)  # gamma from the data
+    svc_fit_predict(SVC(kernel="linear", class_weight="balanced"), Xf, yf, Xe)
+    assert len(calls) == 3
+    ref = SVC(kernel="rbf", gamma="scale").fit(Xf, yf)
+    pred, dec = svc_fit_predict(SVC(kernel="rbf", gamma="scale"), Xf, yf, Xe)
+    assert np.array_equal(pred, ref.predict(Xe)) and np.array_equal(dec, ref.decision_function(Xe))
+
+
+def test_a_changed_private_api_switches_to_the_public_route(monkeypatch):
+    Xf, yf, Xe = _data(5)
+
+    def broken(*a, **k):
+        raise TypeError("fit() got an unexpected keyword argument")
+
+    from types import SimpleNamespace
+
+    # only the direct route's handle on the binding: SVC keeps the real one
+    monkeypatch.setattr(libsvm_direct, "_libsvm", SimpleNamespace(set_verbosity_wrap=lambda v: None, fit=broken))
+    monkeypatch.setitem(libsvm_direct._STATE, "direct", True)
+    pred, dec = svc_fit_predict(SVC(kernel="linear", C=2.0), Xf, yf, Xe)
+    ref = SVC(kernel="linear", C=2.0).fit(Xf, yf)
+    assert np.array_equal(pred, ref.predict(Xe)) and np.array_equal(dec, ref.decision_function(Xe))
+    assert libsvm_direct._STATE["direct"] is False
