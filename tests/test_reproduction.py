@@ -263,3 +263,17 @@ def test_index_counts_every_published_number_once(tmp_path):
     assert md == index_markdown(tmp_path)
     assert "| rinaldi2010 | Tables 1-2 | 54 | 9 |" in md and "## Reduced runs" in md and "### `c_reduced`" in md
     assert "ionosphere / svm_linear default test_accuracy" in md.split("## Unexplained gaps")[1].split("## Campaigns")[0]
+
+
+def test_index_lists_a_campaign_without_published_numbers(tmp_path):
+    """A committed campaign with no number to judge (no reproduction.csv: a parameter sweep) is listed with
+    its figures and provenance, outside the scorecard."""
+    from svmfs.reproduce import index_markdown
+
+    d = tmp_path / "sweep"
+    (d / "figures").mkdir(parents=True)
+    (d / "provenance.json").write_text(json.dumps({"select_jobs": 250, "command": "snakemake sweep", "job_git_sha": {"a" * 40: 250}}))
+    md = index_markdown(tmp_path)
+    section = md.split("## Campaigns without published numbers")[1]
+    assert "| `sweep` | [figures](reproduction/sweep/figures/) | 250 | aaaaaaaaaaaa | `snakemake sweep` |" in section
+    assert "Totals: published" in md and "sweep" not in md.split("## Campaigns without published numbers")[0]

@@ -166,6 +166,15 @@ def _load_campaigns(root: Path) -> list[tuple[str, pd.DataFrame, dict]]:
     return out
 
 
+def _figures_only(root: Path) -> list[tuple[str, dict]]:
+    """Committed campaigns with no published number to judge (no tables/reproduction.csv): their provenance."""
+    out = []
+    for d in sorted(p for p in Path(root).iterdir() if p.is_dir()) if Path(root).is_dir() else []:
+        if (d / "provenance.json").is_file() and not (d / "tables" / "reproduction.csv").is_file():
+            out.append((d.name, json.loads((d / "provenance.json").read_text())))
+    return out
+
+
 def _unexported() -> pd.DataFrame:
     """Every published number as no committed campaign has it: not run (or published without a number)."""
     from .analysis.reproduction import COLUMNS, entry_key, published
@@ -227,6 +236,15 @@ def index_markdown(root: Path = ROOT / "reproduction") -> str:
     ]
     reduced = [c for c in campaigns if c[2].get("reduced")]
     out += _index_body([c for c in campaigns if not c[2].get("reduced")])
+    figures_only = _figures_only(root)
+    if figures_only:
+        out += ["## Campaigns without published numbers (figures, parameter sweeps)", "",
+                "| campaign | figures | select jobs | job commit(s) | command |", "|---|---|---|---|---|"]
+        for name, prov in figures_only:
+            shas = ", ".join(s[:12] + ("-dirty" if s.endswith("-dirty") else "") for s in prov.get("job_git_sha", {}))
+            out.append(f"| `{name}` | [figures](reproduction/{name}/figures/) | {prov.get('select_jobs', '')} | {shas} | "
+                       f"`{prov.get('command', '')}` |")  # fmt: skip
+        out.append("")
     if reduced:
         out += ["## Reduced runs (CI size, not the papers' sizes: left out of the scorecard above)", ""]
         for name, t, prov in reduced:
