@@ -192,3 +192,20 @@ def test_own_final_classifier_scores_the_selectors_hyperplane_and_tunes_by_it():
     assert inner[0.001] < max(inner.values())  # the grid matters: a too-small C keeps w = 0
     assert rec["selector_params"]["C"] == max(grid, key=lambda C: (round(inner[C], 12), -grid.index(C)))
     assert rec["inner_accuracy"] == pytest.approx(max(inner.values()))
+
+
+def test_kp_svm_protocol_records_each_resamples_accuracy():
+    """The record keeps the per-resample test accuracies whose mean is its test accuracy (the verdicts' interval)."""
+    rng = np.random.default_rng(2)
+    y = _y(40, 40)
+    X = rng.normal(size=(80, 3))
+    X[:, 0] += y
+    (fold,) = make_splits(y, {"kind": "kp_svm", "train_size": 0.5, "n_resamples": 7, "fit_fraction": 0.6}, 1)
+    rec = run_select_job(X, y, fold, "svm_linear", {}, CAMPAIGN, seed=0)
+    per = rec["test_accuracy_resamples"]
+    assert len(per) == 7 and len(set(per)) > 1
+    assert rec["test_accuracy"] == float(np.mean(per))
+    for r, acc in zip(fold["evaluation"], per):  # each one a share of that resample's evaluation rows
+        assert acc * len(r["test"]) == pytest.approx(round(acc * len(r["test"])))
+    plain = run_select_job(X, y, make_splits(y, {"kind": "stratified_kfold", "n_splits": 4}, 0)[0], "svm_linear", {}, CAMPAIGN, seed=0)
+    assert "test_accuracy_resamples" not in plain

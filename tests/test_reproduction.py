@@ -277,3 +277,25 @@ def test_index_lists_a_campaign_without_published_numbers(tmp_path):
     section = md.split("## Campaigns without published numbers")[1]
     assert "| `sweep` | [figures](reproduction/sweep/figures/) | 250 | aaaaaaaaaaaa | `snakemake sweep` |" in section
     assert "Totals: published" in md and "sweep" not in md.split("## Campaigns without published numbers")[0]
+
+
+def test_one_kp_svm_split_is_judged_by_its_resamples():
+    """Maldonado et al. report mean (sd) over 100 resamples of one split's test side: one run of that protocol
+    is judged by the interval over its per-resample accuracies, not by a point."""
+    from svmfs.analysis.reproduction import verdict
+
+    per = list(0.7827 + 0.025 * np.sin(np.arange(100)))  # mean 78.3 %, sd about 1.8 points
+    rec = dict(dataset="pima", dataset_group="pima", method="svm_linear", setting="default", fold=0, status="ok",
+               test_accuracy=float(np.mean(per)), train_accuracy=0.8, n_selected=8, selected=list(range(8)),
+               recall_relevant=np.nan, exact_relevant=None)  # fmt: skip
+    key = dict(table="Table 2", dataset="pima", method="svm_linear", metric="test_accuracy")
+    point = _row(reproduction_table(pd.DataFrame([rec]), ["maldonado2011"]), **key)
+    assert point.ci_low == point.ci_high  # one run without resamples: a point
+    with_resamples = pd.DataFrame([{**rec, "test_accuracy_resamples": json.dumps(per)}])  # as the merged store keeps it
+    r = _row(reproduction_table(with_resamples, ["maldonado2011"]), **key)
+    entry = next(e for e in published()["entries"] if e["paper"] == "maldonado2011" and e["table"] == "Table 2"
+                 and e["dataset"] == "pima" and e["method"] == "svm_linear")  # fmt: skip
+    expected = verdict(entry, 100 * np.asarray(per))
+    assert r.runs == 1 and r.ci_low < r.ours < r.ci_high
+    assert (r.ci_low, r.ci_high, r.verdict) == (expected["ci_low"], expected["ci_high"], expected["verdict"])
+    assert r.verdict == "agrees"  # 76.95 (sd 1.4 over 10 runs) against 78.3 +- 0.35: the intervals overlap

@@ -36,8 +36,9 @@ STABLE_COLUMNS = [
 VOLATILE_COLUMNS = ["fit_time_s", "tune_time_s", "git_sha", "host", "versions"]
 #: Per-feature columns kept in the parquet store only (a colon record has 2000 scores): the selector's
 #: scores (e.g. MM-FS's gamma), which Table 3 of Jimenez-Cordero et al. ranks and averages over folds,
-#: and the dataset's names of the selected features, which its Table 4 compares with the literature's.
-STORE_ONLY_COLUMNS = ["scores", "selected_names"]
+#: and the dataset's names of the selected features, which its Table 4 compares with the literature's; and
+#: the kp_svm protocol's per-resample test accuracies, whose spread the reproduction verdicts use.
+STORE_ONLY_COLUMNS = ["scores", "selected_names", "test_accuracy_resamples"]
 TEXT_COLUMNS = {
     "campaign", "dataset", "dataset_group", "method", "registry_method", "setting", "final_classifier", "status",
     "message", "normalization", "config_hash", "git_sha", "host",
