@@ -287,3 +287,25 @@ def test_switching_audits_on_reruns_only_what_it_must(tmp_path):
     jobs = planned(wd, {**cfg, "audits": ["global_selection"]})
     assert {r for r, _ in jobs} == {"audit_global", "optimism", "all"}
     assert {r for r, _ in planned(wd, {**cfg, "audits": ["test_tuned"]}) if r == "select"} == {"select"}
+
+
+def test_one_kp_svm_split_pairs_its_audit_by_resample(tmp_path):
+    """One split of the kp_svm protocol: nested and global_scaling are paired resample by resample (same fit
+    and evaluation rows), so the audit gets an interval; without the audit's resamples, the split stays one unit."""
+    per = [0.70, 0.72, 0.75, 0.71, 0.74]
+    gs = [0.72, 0.73, 0.78, 0.71, 0.77]
+    base = {"dataset": "pima", "method": "svm_linear", "setting": "default", "fold": 0,
+            "test_accuracy": float(np.mean(per)), "test_accuracy_resamples": per,
+            "audit_global_scaling_accuracy": float(np.mean(gs))}  # fmt: skip
+    p = tmp_path / "r.json"
+    p.write_text(json.dumps({**base, "audit_global_scaling_accuracy_resamples": gs}))
+    r = optimism_table(read_audit_records([p], [])).set_index("protocol")
+    d = 100 * (np.array(gs) - np.array(per))
+    t = stats.t.ppf(0.975, 4)
+    assert r.loc["nested", "n"] == 5 and r.loc["global_scaling", "n"] == 5
+    assert r.loc["global_scaling", "optimism_mean"] == pytest.approx(d.mean())
+    assert r.loc["global_scaling", "optimism_ci_low"] == pytest.approx(d.mean() - t * d.std(ddof=1) / np.sqrt(5))
+    assert r.loc["nested", "accuracy_mean"] == pytest.approx(100 * np.mean(per))
+    p.write_text(json.dumps(base))  # the audit's resamples missing: one unit, as before
+    r = optimism_table(read_audit_records([p], [])).set_index("protocol")
+    assert r.loc["nested", "n"] == 1 and r.loc["global_scaling", "n"] == 1 and np.isnan(r.loc["global_scaling", "accuracy_ci_low"])

@@ -201,8 +201,10 @@ def test_kp_svm_protocol_records_each_resamples_accuracy():
     X = rng.normal(size=(80, 3))
     X[:, 0] += y
     (fold,) = make_splits(y, {"kind": "kp_svm", "train_size": 0.5, "n_resamples": 7, "fit_fraction": 0.6}, 1)
-    rec = run_select_job(X, y, fold, "svm_linear", {}, CAMPAIGN, seed=0)
+    rec = run_select_job(X, y, fold, "svm_linear", {}, {**CAMPAIGN, "audits": ["global_scaling"]}, seed=0)
     per = rec["test_accuracy_resamples"]
+    gs = rec["audit_global_scaling_accuracy_resamples"]  # paired with per, resample by resample
+    assert len(gs) == 7 and rec["audit_global_scaling_accuracy"] == float(np.mean(gs))
     assert len(per) == 7 and len(set(per)) > 1
     assert rec["test_accuracy"] == float(np.mean(per))
     for r, acc in zip(fold["evaluation"], per):  # each one a share of that resample's evaluation rows
