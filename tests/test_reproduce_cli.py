@@ -55,6 +55,21 @@ def exported(mini_run, tmp_path_factory):
     return dest
 
 
+def test_export_leaves_out_an_oversized_figure_and_says_so(mini_run, tmp_path, monkeypatch):
+    wd, cfg = mini_run
+    results = tmp_path / "results"
+    shutil.copytree(wd / "results" / "mini", results)
+    sizes = {p.name: p.stat().st_size for p in (results / "figures").glob("*.png")}
+    monkeypatch.setattr(reproduce, "MAX_FIGURE_BYTES", sizes["accuracy_vs_features.png"] - 1)
+    dest = tmp_path / "out"
+    reproduce.export(results, dest, [cfg])
+    prov = json.loads((dest / "provenance.json").read_text())
+    left = [n for n, b in sizes.items() if b > sizes["accuracy_vs_features.png"] - 1]
+    assert sorted(Path(f.split(" (")[0]).name for f in prov["figures_left_out"]["files"]) == sorted(left)
+    assert not (dest / "figures" / "accuracy_vs_features.png").exists()
+    assert {p.name for p in (dest / "figures").glob("*.png")} == set(sizes) - set(left)
+
+
 def test_export_holds_report_tables_figures_records_config_provenance(exported):
     for rel in ("report/reproduction.md", "tables/reproduction.csv", "tables/summary.csv", "records.parquet",
                 "records.csv", "figures/accuracy_vs_features.png", "config.yaml", "provenance.json"):  # fmt: skip

@@ -39,6 +39,9 @@ from .results.record import FLOAT_FORMAT, STABLE_COLUMNS
 from .yamlio import load_yaml_file
 
 ROOT = Path(__file__).resolve().parents[2]
+#: A figure larger than this is left out of an export (named in provenance.json): one panel per dataset
+#: over a campaign's hundreds of replicate datasets makes a 10 MB PNG nobody reads in the repository.
+MAX_FIGURE_BYTES = 2 * 2**20
 MAX_EXPORT_BYTES = 50 * 2**20
 JOB_KEY = ["dataset", "method", "setting", "fold"]
 
@@ -131,8 +134,11 @@ def export(results: Path, dest: Path, configfiles, command: str | None = None) -
         wanted += sorted((results / "report").glob("*.md"))
         wanted += sorted(p for p in (results / "tables").glob("*") if p.suffix in (".csv", ".md", ".tex"))
         wanted += sorted((results / "figures").glob("*.png"))
-    files = []
+    files, left_out = [], []
     for src in wanted:
+        if src.suffix == ".png" and src.is_file() and src.stat().st_size > MAX_FIGURE_BYTES:
+            left_out.append(f"{src.relative_to(results)} ({src.stat().st_size / 2**20:.1f} MB)")
+            continue
         if src.is_file():
             out = dest / src.relative_to(results)
             out.parent.mkdir(parents=True, exist_ok=True)
@@ -143,6 +149,8 @@ def export(results: Path, dest: Path, configfiles, command: str | None = None) -
         + yaml.safe_dump(config, sort_keys=False)
     )  # fmt: skip
     prov = {**provenance(results, records, configfiles, command), "partial": partial}
+    if left_out:  # e.g. one panel per dataset of a campaign with 1300 replicate datasets
+        prov["figures_left_out"] = {"files": left_out, "why": f"over {MAX_FIGURE_BYTES / 2**20:.0f} MB each; rebuilt by the figures rule"}
     (dest / "provenance.json").write_text(json.dumps(prov, indent=1, sort_keys=True) + "\n")
     files += [dest / "config.yaml", dest / "provenance.json"] + ([dest / "records.parquet", dest / "records.csv"] if partial else [])
     size = sum(f.stat().st_size for f in files)
