@@ -277,6 +277,12 @@ def test_index_lists_a_campaign_without_published_numbers(tmp_path):
     section = md.split("## Campaigns without published numbers")[1]
     assert "| `sweep` | [figures](reproduction/sweep/figures/) | 250 | aaaaaaaaaaaa | `snakemake sweep` |" in section
     assert "Totals: published" in md and "sweep" not in md.split("## Campaigns without published numbers")[0]
+    part = tmp_path / "half"  # a partial export: listed as unfinished, not as a figures-only campaign
+    part.mkdir()
+    (part / "provenance.json").write_text(json.dumps({"select_jobs": 7, "command": "c", "partial": True}))
+    md = index_markdown(tmp_path)
+    assert "- `half`: 7 select jobs finished" in md.split("## Unfinished campaigns")[1]
+    assert "`half`" not in md.split("## Campaigns without published numbers")[1]
 
 
 def test_one_kp_svm_split_is_judged_by_its_resamples():

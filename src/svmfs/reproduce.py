@@ -183,6 +183,11 @@ def _figures_only(root: Path) -> list[tuple[str, dict]]:
     return out
 
 
+def _unfinished(root: Path) -> list[tuple[str, dict]]:
+    """Committed partial exports (``partial: true``): finished select jobs to resume from, no verdicts yet."""
+    return [(name, prov) for name, prov in _figures_only(root) if prov.get("partial")]
+
+
 def _unexported() -> pd.DataFrame:
     """Every published number as no committed campaign has it: not run (or published without a number)."""
     from .analysis.reproduction import COLUMNS, entry_key, published
@@ -244,7 +249,12 @@ def index_markdown(root: Path = ROOT / "reproduction") -> str:
     ]
     reduced = [c for c in campaigns if c[2].get("reduced")]
     out += _index_body([c for c in campaigns if not c[2].get("reduced")])
-    figures_only = _figures_only(root)
+    figures_only = [(n, p) for n, p in _figures_only(root) if not p.get("partial")]
+    unfinished = _unfinished(root)
+    if unfinished:
+        out += ["## Unfinished campaigns (partial exports: `python -m svmfs.reproduce restore`, then run the rest)", ""]
+        out += [f"- `{name}`: {prov.get('select_jobs', '')} select jobs finished; `{prov.get('command', '')}`" for name, prov in unfinished]
+        out.append("")
     if figures_only:
         out += ["## Campaigns without published numbers (figures, parameter sweeps)", "",
                 "| campaign | figures | select jobs | job commit(s) | command |", "|---|---|---|---|---|"]
