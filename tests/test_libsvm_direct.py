@@ -71,7 +71,11 @@ def test_a_changed_private_api_switches_to_the_public_route(monkeypatch):
     # only the direct route's handle on the binding: SVC keeps the real one
     monkeypatch.setattr(libsvm_direct, "_libsvm", SimpleNamespace(set_verbosity_wrap=lambda v: None, fit=broken))
     monkeypatch.setitem(libsvm_direct._STATE, "direct", True)
+    np.random.seed(7)
     pred, dec = svc_fit_predict(SVC(kernel="linear", C=2.0), Xf, yf, Xe)
+    after_fallback = np.random.random()
+    np.random.seed(7)
     ref = SVC(kernel="linear", C=2.0).fit(Xf, yf)
+    assert np.random.random() == after_fallback  # one seed draw, as SVC alone makes
     assert np.array_equal(pred, ref.predict(Xe)) and np.array_equal(dec, ref.decision_function(Xe))
     assert libsvm_direct._STATE["direct"] is False

@@ -174,18 +174,14 @@ def _load_campaigns(root: Path) -> list[tuple[str, pd.DataFrame, dict]]:
     return out
 
 
-def _figures_only(root: Path) -> list[tuple[str, dict]]:
-    """Committed campaigns with no published number to judge (no tables/reproduction.csv): their provenance."""
+def _without_verdicts(root: Path) -> list[tuple[str, dict]]:
+    """Committed folders with no published number judged (no tables/reproduction.csv): a campaign without
+    published numbers, or a partial export (``partial: true``); their provenance."""
     out = []
     for d in sorted(p for p in Path(root).iterdir() if p.is_dir()) if Path(root).is_dir() else []:
         if (d / "provenance.json").is_file() and not (d / "tables" / "reproduction.csv").is_file():
             out.append((d.name, json.loads((d / "provenance.json").read_text())))
     return out
-
-
-def _unfinished(root: Path) -> list[tuple[str, dict]]:
-    """Committed partial exports (``partial: true``): finished select jobs to resume from, no verdicts yet."""
-    return [(name, prov) for name, prov in _figures_only(root) if prov.get("partial")]
 
 
 def _unexported() -> pd.DataFrame:
@@ -249,8 +245,9 @@ def index_markdown(root: Path = ROOT / "reproduction") -> str:
     ]
     reduced = [c for c in campaigns if c[2].get("reduced")]
     out += _index_body([c for c in campaigns if not c[2].get("reduced")])
-    figures_only = [(n, p) for n, p in _figures_only(root) if not p.get("partial")]
-    unfinished = _unfinished(root)
+    others = _without_verdicts(root)
+    unfinished = [(n, p) for n, p in others if p.get("partial")]
+    figures_only = [(n, p) for n, p in others if not p.get("partial")]
     if unfinished:
         out += ["## Unfinished campaigns (partial exports: `python -m svmfs.reproduce restore`, then run the rest)", ""]
         out += [f"- `{name}`: {prov.get('select_jobs', '')} select jobs finished; `{prov.get('command', '')}`" for name, prov in unfinished]

@@ -10,6 +10,7 @@ percent; nested rows have optimism 0. Folds of a failed nested job count as they
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -40,9 +41,7 @@ def read_audit_records(select_jsons, global_jsons) -> pd.DataFrame:
     (``fold`` = the resample's index) where its records keep the per-resample accuracies."""
     rows = []
     recs = [json.loads(Path(path).read_text()) for path in select_jsons]
-    n_folds: dict[tuple, int] = {}
-    for rec in recs:
-        n_folds[tuple(rec[k] for k in KEYS)] = n_folds.get(tuple(rec[k] for k in KEYS), 0) + 1
+    n_folds = Counter(tuple(rec[k] for k in KEYS) for rec in recs)
     for rec in recs:
         key = {k: rec[k] for k in KEYS} | {"fold": int(rec["fold"])}
         per = rec.get("test_accuracy_resamples")

@@ -56,6 +56,7 @@ def svc_fit_predict(clf: SVC, X_fit, y_fit, X_eval):
     # SVC.fit: gamma "scale"/"auto" only matters for non-linear kernels (excluded above); libsvm's seed is
     # drawn from NumPy's global generator as BaseLibSVM.fit draws it (check_random_state(None))
     gamma = float(clf.gamma) if not isinstance(clf.gamma, str) else 1.0 / X.shape[1]
+    rng_state = np.random.get_state()  # a fallback below refits through SVC, which draws the seed itself
     seed = np.random.mtrand._rand.randint(np.iinfo("i").max)
     kw = dict(svm_type=0, kernel=clf.kernel, degree=int(clf.degree), coef0=float(clf.coef0), gamma=gamma)
     try:
@@ -70,7 +71,9 @@ def svc_fit_predict(clf: SVC, X_fit, y_fit, X_eval):
         dec = _libsvm.decision_function(Xe, *args, cache_size=float(clf.cache_size), **kw)
     except (TypeError, ValueError, AttributeError):  # the private API changed: public route from now on
         _STATE["direct"] = False
+        np.random.set_state(rng_state)
         return _public(clf, X_fit, y_fit, X_eval)
     if status != 0:  # libsvm's max_iter reached: the public route warns about it
+        np.random.set_state(rng_state)
         return _public(clf, X_fit, y_fit, X_eval)
     return classes.take(np.asarray(pred, dtype=np.intp)), -np.asarray(dec).ravel()
