@@ -136,3 +136,19 @@ def test_a_select_job_sees_only_its_own_final_classifiers_section(root):
     assert mm["final_classifier"] == {"anisotropic": fc["anisotropic"]} and fc["anisotropic"]["widths"] == "all"
     assert set(mm) == {"normalization", "inner_cv", "final_classifier", "splits", "audits"} and mm["splits"] == dataset_splits(cfg, "wdbc")
     assert mm["audits"] == ["test_tuned", "global_scaling"]  # the campaign's audits computed inside the select job
+
+
+def test_offline_text_overlay_is_a_stand_in_that_judges_nothing(root):
+    """config/campaigns/offline/catala_martin_text.yaml: only text_like stand-ins at Table 3's sizes, no
+    paper compared; a stand-in campaign that still names a paper is refused, naming the key."""
+    from svmfs.config import read_config_file
+
+    overlay = read_config_file(root / "config" / "campaigns" / "offline" / "catala_martin_text.yaml")
+    path = root / "config" / "campaigns" / "catala_martin_text.yaml"
+    cfg = load_config(path, overrides=overlay, workdir=root)
+    assert cfg["reproduces"] == [] and "20 Newsgroups" in cfg["stand_in"]
+    ds = campaign_datasets(cfg)
+    assert len(ds) == 8 and all(d["source"] == "text_like" for d in ds.values())
+    assert sorted({dataset_splits(cfg, n)["train_size"] for n in ds}) == [400, 1000]
+    with pytest.raises(ConfigError, match=r"stand_in: .*reproduces lists \['catala_martin'\]"):
+        load_config(path, overrides={**overlay, "reproduces": ["catala_martin"]}, workdir=root)

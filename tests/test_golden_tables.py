@@ -86,3 +86,14 @@ def test_non_finite_numbers_survive_json_and_parquet(tmp_path):
     write_store(df, tmp_path / "store.parquet", tmp_path / "store.csv")
     back = pd.read_parquet(tmp_path / "store.parquet")
     assert back["precision_relevant"].dtype == float and np.isnan(back.loc[0, "precision_relevant"])
+
+
+def test_a_stand_in_campaign_heads_its_tables(tmp_path):
+    """With ``stand_in`` the Markdown table starts with it and the LaTeX caption names it; the numbers are the same."""
+    paths = [tmp_path / n for n in NAMES]
+    write_summary(fixture_records(), *paths, stand_in="text_like for 20_newsgroups")
+    md = paths[1].read_text()
+    assert md.startswith("**Stand-in data:** text_like for 20_newsgroups\n\n")
+    assert md.split("\n\n", 1)[1] == (GOLDEN / "summary.md").read_text()
+    assert "Stand-in data: text\\_like for 20\\_newsgroups" in paths[2].read_text()
+    assert paths[0].read_bytes() == (GOLDEN / "summary.csv").read_bytes()

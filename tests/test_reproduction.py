@@ -275,7 +275,7 @@ def test_index_lists_a_campaign_without_published_numbers(tmp_path):
     (d / "provenance.json").write_text(json.dumps({"select_jobs": 250, "command": "snakemake sweep", "job_git_sha": {"a" * 40: 250}}))
     md = index_markdown(tmp_path)
     section = md.split("## Campaigns without published numbers")[1]
-    assert "| `sweep` | [figures](reproduction/sweep/figures/) | 250 | aaaaaaaaaaaa | `snakemake sweep` |" in section
+    assert "| `sweep` | the paper's | [figures](reproduction/sweep/figures/) | 250 | aaaaaaaaaaaa | `snakemake sweep` |" in section
     assert "Totals: published" in md and "sweep" not in md.split("## Campaigns without published numbers")[0]
     part = tmp_path / "half"  # a partial export: listed as unfinished, not as a figures-only campaign
     part.mkdir()
@@ -283,6 +283,28 @@ def test_index_lists_a_campaign_without_published_numbers(tmp_path):
     md = index_markdown(tmp_path)
     assert "- `half`: 7 select jobs finished" in md.split("## Unfinished campaigns")[1]
     assert "`half`" not in md.split("## Campaigns without published numbers")[1]
+
+
+def test_index_marks_a_stand_in_campaign_and_names_unreachable_data(tmp_path):
+    """A stand-in campaign is listed as such; numbers on data this machine cannot fetch say so, ahead of a
+    committed campaign's plain "dataset not in campaign" (catala_martin Table 3: 20 Newsgroups)."""
+    from svmfs.reproduce import index_markdown, merged_verdicts, _load_campaigns
+
+    d = tmp_path / "text_standin"
+    (d / "figures").mkdir(parents=True)
+    (d / "provenance.json").write_text(json.dumps({"select_jobs": 3, "command": "c", "stand_in": "text_like for 20NG"}))
+    syn = tmp_path / "syn" / "tables"  # a committed campaign of the same paper without the text datasets
+    syn.mkdir(parents=True)
+    rec = _records().assign(dataset="weston_linear", dataset_group="weston_linear")
+    reproduction_table(rec, ["catala_martin"]).to_csv(syn / "reproduction.csv", index=False)
+    (tmp_path / "syn" / "provenance.json").write_text(json.dumps({"select_jobs": 1, "command": "c"}))
+    merged = merged_verdicts(_load_campaigns(tmp_path))
+    t3 = merged[(merged.paper == "catala_martin") & (merged.table == "Table 3")]
+    assert len(t3) == 160 and t3.verdict.str.startswith("not run: not reachable here (20 Newsgroups").all()
+    other = merged[(merged.paper == "catala_martin") & (merged.table != "Table 3")]
+    assert (other.verdict == "not run: dataset not in campaign").any()  # elsewhere the campaign's reason stays
+    md = index_markdown(tmp_path)
+    assert "| `text_standin` | **stand-in:** text_like for 20NG |" in md.split("## Campaigns without published numbers")[1]
 
 
 def test_one_kp_svm_split_is_judged_by_its_resamples():

@@ -286,6 +286,12 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
     if len(campaign_datasets(config)) != n_expected:
         errs.append("datasets: a dataset name clashes with a replicate name <name>-r<i> of another dataset")
 
+    if config.get("stand_in") and config.get("reproduces"):
+        errs.append(
+            f"stand_in: a campaign on stand-in data compares nothing with a paper, but reproduces lists "
+            f"{config['reproduces']}; give it reproduces: []"
+        )
+
     # splits: contradictory or missing options, per dataset (a dataset may override the campaign's)
     for name in sorted(campaign_datasets(config)):
         errs += _check_splits(dataset_splits(config, name), name, config)

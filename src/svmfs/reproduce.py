@@ -77,7 +77,7 @@ def _benchmark_seconds(results: Path) -> tuple[float, float | None]:
     return total, span
 
 
-def provenance(results: Path, records: pd.DataFrame, configfiles, command: str | None) -> dict:
+def provenance(results: Path, records: pd.DataFrame, configfiles, command: str | None, config: dict | None = None) -> dict:
     """Git SHA(s), versions, machine(s), wall time and the command of a finished campaign."""
     from .results.record import git_sha, provenance as job_provenance
 
@@ -97,6 +97,7 @@ def provenance(results: Path, records: pd.DataFrame, configfiles, command: str |
         "wall_time_s": round(span, 1) if span is not None else None,
         "configfiles": [str(p) for p in configfiles],
         "reduced": any("reduced" in Path(p).parts for p in configfiles),
+        "stand_in": (config or {}).get("stand_in"),
         "command": command or (
             "snakemake --cores 2 --workflow-profile workflow/profiles/default --configfile "
             + " ".join(str(p) for p in configfiles) + " --replace-workflow-config"
@@ -148,7 +149,7 @@ def export(results: Path, dest: Path, configfiles, command: str | None = None) -
         "# The campaign config of this export: " + " + ".join(str(p) for p in configfiles) + " (merged)\n"
         + yaml.safe_dump(config, sort_keys=False)
     )  # fmt: skip
-    prov = {**provenance(results, records, configfiles, command), "partial": partial}
+    prov = {**provenance(results, records, configfiles, command, config), "partial": partial}
     if left_out:  # e.g. one panel per dataset of a campaign with 1300 replicate datasets
         prov["figures_left_out"] = {"files": left_out, "why": f"over {MAX_FIGURE_BYTES / 2**20:.0f} MB each; rebuilt by the figures rule"}
     (dest / "provenance.json").write_text(json.dumps(prov, indent=1, sort_keys=True) + "\n")
@@ -188,7 +189,7 @@ def _unexported() -> pd.DataFrame:
     """Every published number as no committed campaign has it: not run (or published without a number)."""
     from .analysis.reproduction import COLUMNS, entry_key, published
 
-    unavailable = published().get("unavailable", {})
+    unavailable, unreachable = published().get("unavailable", {}), published().get("unreachable", {})
     rows = []
     for e in published()["entries"]:
         row = {c: None for c in COLUMNS}
@@ -200,10 +201,22 @@ def _unexported() -> pd.DataFrame:
             row["verdict"] = "no verdict: published without a number"
         elif e["dataset"] in unavailable:
             row["verdict"] = f"not run: no public source ({unavailable[e['dataset']]})"
+        elif f"{e['paper']}/{e['table']}" in unreachable:
+            row["verdict"] = f"not run: not reachable here ({unreachable[e['paper'] + '/' + e['table']]})"
         else:
             row["verdict"] = "not run: no committed campaign"
         rows.append(row)
     return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def _merge_rank(rank: int, verdict: str, unexported: bool) -> int:
+    """A not-run with a reason of its own (no public source, not reachable here) outranks a campaign's
+    "dataset not in campaign"; otherwise a committed campaign's row comes before the "~" row."""
+    if rank == 2 and verdict == "not run: dataset not in campaign":
+        return 3
+    if unexported and not (rank == 2 and verdict != "not run: no committed campaign"):
+        return rank + 1
+    return rank
 
 
 def merged_verdicts(campaigns) -> pd.DataFrame:
@@ -217,7 +230,7 @@ def merged_verdicts(campaigns) -> pd.DataFrame:
     for name, t, _ in [*campaigns, ("~", _unexported(), {})]:  # "~": after every campaign's name
         t = t.copy()
         t["campaign"] = name
-        t["rank"] = t["verdict"].map(lambda v: rank[verdict_kind(v)]) + (name == "~")
+        t["rank"] = t["verdict"].map(lambda v: _merge_rank(rank[verdict_kind(v)], v, name == "~"))
         t["order"] = np.arange(len(t))
         frames.append(t)
     allrows = pd.concat(frames, ignore_index=True)
@@ -254,10 +267,11 @@ def index_markdown(root: Path = ROOT / "reproduction") -> str:
         out.append("")
     if figures_only:
         out += ["## Campaigns without published numbers (figures, parameter sweeps)", "",
-                "| campaign | figures | select jobs | job commit(s) | command |", "|---|---|---|---|---|"]
+                "| campaign | data | figures | select jobs | job commit(s) | command |", "|---|---|---|---|---|---|"]
         for name, prov in figures_only:
             shas = ", ".join(s[:12] + ("-dirty" if s.endswith("-dirty") else "") for s in prov.get("job_git_sha", {}))
-            out.append(f"| `{name}` | [figures](reproduction/{name}/figures/) | {prov.get('select_jobs', '')} | {shas} | "
+            data = f"**stand-in:** {prov['stand_in']}" if prov.get("stand_in") else "the paper's"
+            out.append(f"| `{name}` | {data} | [figures](reproduction/{name}/figures/) | {prov.get('select_jobs', '')} | {shas} | "
                        f"`{prov.get('command', '')}` |")  # fmt: skip
         out.append("")
     if reduced:

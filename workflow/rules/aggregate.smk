@@ -55,6 +55,7 @@ rule tables:
         runtime=config["resources"]["light"]["runtime"],
     params:
         campaign=config["campaign"],
+        stand_in=config["stand_in"],
     script:
         "../../scripts/tables.py"
 

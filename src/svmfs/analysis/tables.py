@@ -89,13 +89,19 @@ def to_latex_booktabs(df: pd.DataFrame, caption: str) -> str:
     return body.replace("±", r"$\pm$")
 
 
-def write_summary(records: pd.DataFrame, csv, md, tex, timing_csv, leaky_note: bool | None = None) -> None:
+def write_summary(records: pd.DataFrame, csv, md, tex, timing_csv, leaky_note: bool | None = None, stand_in: str | None = None) -> None:
+    """The summary in three forms and the timing table; ``stand_in`` (the campaign's key) heads the
+    Markdown and LaTeX tables, so a table run on stand-in data cannot pass for the paper's."""
     summary = summary_table(records)
     atomic_write_text(csv, summary.to_csv(index=False, float_format=FLOAT_FORMAT, lineterminator="\n"))
     disp = display_table(summary)
+    head = f"**Stand-in data:** {stand_in}\n\n" if stand_in else ""
     note = ""
     if summary["leaky_normalization"].any():
         note = "\n\n**Leaky normalization**: features were scaled on all rows (scope: global), as in the replicated paper.\n"
-    atomic_write_text(md, disp.to_markdown(index=False, disable_numparse=True) + "\n" + note)
-    atomic_write_text(tex, to_latex_booktabs(disp, "Test accuracy and number of selected features (mean $\\pm$ sd over outer folds)."))
+    atomic_write_text(md, head + disp.to_markdown(index=False, disable_numparse=True) + "\n" + note)
+    caption = "Test accuracy and number of selected features (mean $\\pm$ sd over outer folds)."
+    if stand_in:
+        caption += " Stand-in data: " + stand_in.replace("_", "\\_")
+    atomic_write_text(tex, to_latex_booktabs(disp, caption))
     atomic_write_text(timing_csv, timing_table(records).to_csv(index=False, float_format=FLOAT_FORMAT, lineterminator="\n"))
