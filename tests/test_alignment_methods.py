@@ -99,6 +99,44 @@ def test_ifsa_path_increases_and_fraction_keeps_prefix():
     assert pruned.diagnostics_["path"][-1] <= path[-1] + 1e-12
 
 
+def test_ifsa_fractions_read_off_one_path_equal_one_fit_per_fraction():
+    """The tuner's truncation: every fraction's selection from one fit (alignment_fraction=None) is the
+    selection of a fit at that fraction, and inner-CV tuning over the fractions chooses the same point
+    with the same scores, from one iFSA fit per inner fold instead of one per fold and fraction."""
+    from svmfs.protocol.tuning import inner_cv, tune_selector
+
+    X, y, _ = mit_example1(n=80, p=60, k0=4, seed=2)
+    one = IFSA(alignment_fraction=None, unbalanced=True).fit(X, y)
+    fractions = [0.5, 0.85, 0.9, 0.93, 0.97, 0.99, 1.0]
+    sizes = set()
+    for f in fractions:
+        fit = IFSA(alignment_fraction=f, unbalanced=True).fit(X, y)
+        np.testing.assert_array_equal(one.support_for_size(f), fit.get_support())
+        sizes.add(int(fit.get_support().sum()))
+    assert len(sizes) >= 3  # the fractions do select differently here
+    np.testing.assert_array_equal(one.get_support(), IFSA(unbalanced=True).fit(X, y).get_support())
+    with pytest.raises(ValueError, match="alignment_fraction must be in"):
+        one.support_for_size(0.0)
+
+    fits = []
+
+    def make(**kw):
+        fits.append(kw)
+        return IFSA(unbalanced=True, **kw)
+
+    final_cfg = {"linear": {"C": [0.1, 10.0]}}
+    grid = {"alignment_fraction": fractions}
+    cv = inner_cv(y, 3, 0)
+    by_path = tune_selector(make, grid, "alignment_fraction", "linear", final_cfg, X, y, cv)
+    n_path = sum(1 for kw in fits if kw)  # fits with a fraction (make() with none only reads the class flag)
+    fits.clear()
+    by_fits = tune_selector(make, grid, None, "linear", final_cfg, X, y, cv)
+    assert n_path == 3 and sum(1 for kw in fits if kw) == 3 * len(fractions)
+    assert (by_path.selector_params, by_path.final_params, by_path.inner_accuracy) == (
+        by_fits.selector_params, by_fits.final_params, by_fits.inner_accuracy)
+    assert by_path.table == by_fits.table
+
+
 def test_dfsa_incremental_equals_recompute():
     X, y, _ = weston_nonlinear(n=40, p=12, seed=3)
     X, t = _standardize(X), y.astype(float)

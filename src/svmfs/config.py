@@ -340,7 +340,7 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
                 errs.append(f"methods.{name}.match_size_of: {other!r} is not a method of this campaign (or it is disabled)")
             elif other == name or methods[other].get("match_size_of"):
                 errs.append(f"methods.{name}.match_size_of: {other!r} must be a method without match_size_of")
-            if not spec.truncation:
+            if not spec.truncation or not spec.load().truncation_is_size:
                 errs.append(f"methods.{name}.match_size_of: {reg_name} does not rank features")
             elif spec.truncation in grid or spec.truncation in settings:
                 errs.append(f"methods.{name}: match_size_of fixes {spec.truncation}; remove it from grid/settings")

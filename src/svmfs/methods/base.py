@@ -35,6 +35,10 @@ class BaseSelector(SelectorMixin, BaseEstimator):
 
     #: ``ranking_`` orders every feature, so truncating it gives the selection for any size.
     ranks_all_features: bool = False
+    #: The registry's ``truncation`` parameter is a size (clipped to p). A selector whose truncation is
+    #: another quantity read off one fit (iFSA's alignment fraction) sets False and overrides
+    #: :meth:`support_for_size`, which then receives the grid's values unchanged.
+    truncation_is_size: bool = True
 
     def fit(self, X, y):
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
@@ -61,7 +65,8 @@ class BaseSelector(SelectorMixin, BaseEstimator):
         raise NotImplementedError
 
     def support_for_size(self, k: int | None) -> np.ndarray:
-        """Selection of size ``k`` read off ``ranking_`` (the tuner's truncation; see ranks_all_features)."""
+        """Selection of size ``k`` read off ``ranking_`` (the tuner's truncation; see ranks_all_features;
+        for a selector with ``truncation_is_size = False``, ``k`` is a value of its truncation parameter)."""
         return support_from_ranking(self.ranking_, k)
 
     def _get_support_mask(self):

@@ -6,6 +6,9 @@ most, updating the kernel incrementally (eq. 2, O(n^2) per candidate), until no 
 Choices: ties pick the lowest feature index; an increment must be strictly positive (step 10).
 ``alignment_fraction`` r-selection follows section 4.1: keep the first r features whose alignment
 reaches that fraction of the final alignment (the paper tunes the fraction over 0.85, 0.86, ..., 1).
+The greedy path does not depend on the fraction, so the tuner fits it once per inner fold and reads
+every fraction of its grid off it (``support_for_size``; registry ``truncation``), with the same
+selections as one fit per fraction.
 """
 
 from __future__ import annotations
@@ -21,8 +24,9 @@ class IFSA(BaseSelector):
 
     Parameters
     ----------
-    alignment_fraction : float in (0, 1]
-        Keep the shortest prefix of the selection order reaching this fraction of the final alignment.
+    alignment_fraction : float in (0, 1], or None
+        Keep the shortest prefix of the selection order reaching this fraction of the final alignment
+        (None: the whole path, as 1.0; the tuner then reads each fraction by ``support_for_size``).
     prune_negative : bool
         Step 15: after each addition, drop from the candidates every feature whose increment was < 0.
     unbalanced : bool
@@ -33,13 +37,15 @@ class IFSA(BaseSelector):
     ``diagnostics_["path"]`` the alignment after each addition.
     """
 
+    truncation_is_size = False
+
     def __init__(self, alignment_fraction=1.0, prune_negative=False, unbalanced=False):
         self.alignment_fraction = alignment_fraction
         self.prune_negative = prune_negative
         self.unbalanced = unbalanced
 
     def _fit(self, X, y):
-        if not 0 < self.alignment_fraction <= 1:
+        if self.alignment_fraction is not None and not 0 < self.alignment_fraction <= 1:
             raise ValueError(f"alignment_fraction must be in (0, 1], got {self.alignment_fraction}")
         n, p = X.shape
         t = target_vector(y, self.unbalanced)
@@ -60,17 +66,32 @@ class IFSA(BaseSelector):
             if self.prune_negative:
                 keep &= incr >= 0
             C = C[keep]
-        path_arr = np.array(path)
-        r = int(np.argmax(path_arr >= self.alignment_fraction * path_arr[-1] - 1e-15)) if order else 0
+        self.path_ = path_arr = np.array(path)
+        self.order_ = np.asarray(order, dtype=np.int64)
         self.ranking_ = np.full(p, len(order) + 1, dtype=np.int64)
         self.ranking_[order] = np.arange(1, len(order) + 1)
         self.scores_ = np.zeros(p)
         self.scores_[order] = np.diff(path_arr)
-        self.support_ = np.zeros(p, dtype=bool)
-        self.support_[order[: max(r, 1)]] = True
-        if not order:  # every column is orthogonal to the labels (alignment 0): keep feature 0
-            self.support_[0] = True
+        fraction = 1.0 if self.alignment_fraction is None else self.alignment_fraction
+        r = self._prefix_length(path_arr, fraction)
+        self.support_ = self.support_for_size(fraction)
         self.n_iter_ = len(order)
         self.diagnostics_.update(
             objective=float(path_arr[r]), path=path, message=f"{len(order)} added, kept {self.support_.sum()}"
         )
+
+    def _prefix_length(self, path_arr: np.ndarray, fraction: float) -> int:
+        """r: the first point of the path whose alignment reaches ``fraction`` of the final one."""
+        return int(np.argmax(path_arr >= fraction * path_arr[-1] - 1e-15)) if self.order_.size else 0
+
+    def support_for_size(self, fraction: float) -> np.ndarray:
+        """The selection this fit gives at ``alignment_fraction = fraction``: the first max(r, 1) added
+        features (feature 0 when none was added: every column orthogonal to the labels)."""
+        if not 0 < fraction <= 1:
+            raise ValueError(f"alignment_fraction must be in (0, 1], got {fraction}")
+        support = np.zeros(self.ranking_.size, dtype=bool)
+        r = self._prefix_length(self.path_, fraction)
+        support[self.order_[: max(r, 1)]] = True
+        if not self.order_.size:
+            support[0] = True
+        return support

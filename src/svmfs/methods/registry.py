@@ -23,7 +23,8 @@ class MethodSpec:
         A campaign's ``methods.<name>.final`` overrides it (``"own"``: a LinearModelSelector's hyperplane).
     default_grid : inner-CV grid used when the campaign gives none (parameter -> list of values).
     settings : parameters that may be swept as job-level settings (one job per value).
-    truncation : the size parameter read off ``ranking_`` without refitting (for ranking methods).
+    truncation : the parameter read off one fit without refitting: a size read off ``ranking_`` (ranking
+        methods), or another quantity where the class says so (``truncation_is_size``: iFSA's fraction).
     params : fixed constructor arguments of this entry (e.g. the kernel of a dFSA variant); a
         campaign's ``params``, grid and settings override them.
     paper : where the method is specified.
@@ -160,6 +161,7 @@ METHODS: dict[str, MethodSpec] = {
         "linear",
         {"alignment_fraction": [0.85, 0.9, 0.95, 1.0]},
         settings=("alignment_fraction",),
+        truncation="alignment_fraction",
         paper="Catala & Martin, section 3.2, Algorithm 1, eq. 2; r by alignment fraction (section 4.1)",
     ),
     "dfsa_linear": MethodSpec(

@@ -28,7 +28,7 @@ from sklearn.model_selection import ParameterGrid
 
 from .classifiers import final_grid, fit_predict
 from .normalize import fit_transform_rows, make_normalizer, normalize_fold
-from .tuning import _effective_sizes, inner_cv, tune_final, tune_selector
+from .tuning import inner_cv, truncation_points, tune_final, tune_selector
 
 
 def tune_on_test_side(
@@ -53,7 +53,7 @@ def tune_on_test_side(
     """
     sizes = None
     if truncation and truncation in grid:
-        sizes = _effective_sizes(grid[truncation], Xtr.shape[1])
+        sizes = truncation_points(make_selector, grid[truncation], Xtr.shape[1])
         grid = {k: v for k, v in grid.items() if k != truncation}
     sel_points = list(ParameterGrid(grid)) if grid else [{}]
     fin_points = final_grid(final_kind, final_cfg)

@@ -83,7 +83,7 @@ def run_select_job(
     spec, grid, fixed, final_kind = method_plan(method_name, method_cfg, setting)
     cls = spec.load()
     if fixed_size is not None:  # r = number chosen by another method on the same fold
-        if not spec.truncation:
+        if not spec.truncation or not cls.truncation_is_size:
             raise ValueError(f"method {method_name!r}: match_size_of needs a ranking method")
         grid.pop(spec.truncation, None)
         fixed[spec.truncation] = int(fixed_size)

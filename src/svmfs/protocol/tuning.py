@@ -60,6 +60,15 @@ def _effective_sizes(sizes, p: int) -> list[int]:
     return out
 
 
+def truncation_points(make_selector: Callable[..., Any], values, p: int) -> list:
+    """The truncation grid a selector is read at: sizes clipped to p (:func:`_effective_sizes`), or, for a
+    selector whose truncation is not a size (``truncation_is_size = False``), the values with duplicates
+    removed, order kept."""
+    if getattr(make_selector(), "truncation_is_size", True):
+        return _effective_sizes(values, p)
+    return list(dict.fromkeys(values))
+
+
 def selector_fits(grid: dict[str, list], truncation: str | None, n_splits: int) -> int:
     """Selector fits in one select job, as :func:`tune_selector` and the refit do them: one per inner fold
     and point of the grid without its ``truncation`` sizes, plus the refit; 1 with nothing to choose."""
@@ -97,7 +106,7 @@ def tune_selector(
         return TuningResult({}, {}, float("nan"), 1, [])
     sizes = None
     if truncation and truncation in grid:
-        sizes = _effective_sizes(grid[truncation], X.shape[1])
+        sizes = truncation_points(make_selector, grid[truncation], X.shape[1])
         grid = {k: v for k, v in grid.items() if k != truncation}
     sel_points = list(ParameterGrid(grid)) if grid else [{}]
     fin_points = final_grid(final_kind, final_cfg)
