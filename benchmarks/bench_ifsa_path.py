@@ -38,7 +38,7 @@ cfg["final_classifier"] = {"linear": {"C": [10.0, 100.0, 1000.0, 10000.0]}}
 validate_schema(cfg)
 X, y, rel = text_like(n=3000, V=2000, k=20, positive_fraction=0.05, seed=1)
 perm = np.random.default_rng(0).permutation(len(y))
-fold = {"train": sorted(perm[:1000].tolist()), "test": sorted(perm[1000:].tolist())}
+fold = {"fold": 0, "train": sorted(perm[:1000].tolist()), "test": sorted(perm[1000:].tolist())}
 t0 = time.perf_counter()
 rec = run_select_job(X, y, fold, "ifsa", job_method_config(cfg, "standin", "ifsa"),
                      job_campaign_config(cfg, "standin", "ifsa"), 1, setting={}, relevant=rel)
@@ -49,7 +49,9 @@ print(json.dumps(rec, default=str))
 
 def run(src: str) -> dict:
     env = {**os.environ, "PYTHONPATH": src, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
-    out = subprocess.run([sys.executable, "-c", CHILD, str(ROOT)], env=env, capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", CHILD, str(ROOT)], env=env, capture_output=True, text=True)
+    if out.returncode:
+        raise SystemExit(f"PYTHONPATH={src}: exit {out.returncode}\n{out.stderr[-3000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 

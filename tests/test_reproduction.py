@@ -305,6 +305,8 @@ def test_index_marks_a_stand_in_campaign_and_names_unreachable_data(tmp_path):
     assert (other.verdict == "not run: dataset not in campaign").any()  # elsewhere the campaign's reason stays
     md = index_markdown(tmp_path)
     assert "| `text_standin` | **stand-in:** text_like for 20NG |" in md.split("## Campaigns without published numbers")[1]
+    (d / "provenance.json").write_text(json.dumps({"select_jobs": 2, "command": "c", "stand_in": "text_like for 20NG", "partial": True}))
+    assert "- `text_standin`: 2 select jobs finished; `c`; **stand-in:** text_like for 20NG" in index_markdown(tmp_path)
 
 
 def test_one_kp_svm_split_is_judged_by_its_resamples():

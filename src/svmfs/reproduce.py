@@ -263,7 +263,8 @@ def index_markdown(root: Path = ROOT / "reproduction") -> str:
     figures_only = [(n, p) for n, p in others if not p.get("partial")]
     if unfinished:
         out += ["## Unfinished campaigns (partial exports: `python -m svmfs.reproduce restore`, then run the rest)", ""]
-        out += [f"- `{name}`: {prov.get('select_jobs', '')} select jobs finished; `{prov.get('command', '')}`" for name, prov in unfinished]
+        out += [f"- `{name}`: {prov.get('select_jobs', '')} select jobs finished; `{prov.get('command', '')}`"
+                + (f"; **stand-in:** {prov['stand_in']}" if prov.get("stand_in") else "") for name, prov in unfinished]  # fmt: skip
         out.append("")
     if figures_only:
         out += ["## Campaigns without published numbers (figures, parameter sweeps)", "",
