@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 MINI = {
     "campaign": "mini",
     "reproduces": ["mit9520"],
+    "audits": ["test_tuned", "global_scaling"],  # in-job audits: a restore must bring them back too
     "seed": 11,
     "datasets": {"ex1_rho02": {"source": "mit_example1", "params": {"n": 40, "p": 20, "k0": 3, "rho": 0.2}}},
     "splits": {"kind": "stratified_kfold", "n_splits": 2},
@@ -189,8 +190,11 @@ def test_partial_export_restore_and_finish_give_the_same_tables(mini_run, tmp_pa
     proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert (proc.stdout + proc.stderr).count("rule select:\n") == 2  # (local)rule select: only the two not restored
-    for rel in ("records.csv", "tables/summary.csv", "tables/reproduction.csv"):
+    for rel in ("records.csv", "tables/summary.csv", "tables/reproduction.csv", "tables/optimism.csv"):
         assert (clone / "results" / "mini" / rel).read_bytes() == (wd / "results" / "mini" / rel).read_bytes(), rel
+    old = pd.read_parquet(dest / "records.parquet").drop(columns=reproduce.AUDIT_COLUMNS)  # an export from before
+    rows, why = reproduce.restorable(reproduce.merge_configs([cfg]), old)  # the store kept the audits
+    assert rows == [] and why == {"audits not in the export (exported before the store kept them)": 2, "not in the export": 2}
 
 
 def test_compare_records_prints_like_records_csv():

@@ -35,7 +35,7 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from .results.record import FLOAT_FORMAT, STABLE_COLUMNS
+from .results.record import AUDIT_COLUMNS, FLOAT_FORMAT, STABLE_COLUMNS  # noqa: F401 (AUDIT_COLUMNS: tests)
 from .yamlio import load_yaml_file
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -423,10 +423,15 @@ JSON_COLUMNS = ("selected", "selector_params", "final_params", "versions", "scor
 
 def _record_of(row: pd.Series) -> dict:
     """A select job's record rebuilt from its row of the merged store (the JSON-only per-feature fields,
-    e.g. ``ranking`` and ``weights``, are not in the store and stay out)."""
+    e.g. ``ranking`` and ``weights``, are not in the store and stay out). A store-only field the job did
+    not write (an audit the campaign does not run, no resamples) is left out, as in the job's record."""
+    from .results.record import STORE_ONLY_COLUMNS
+
     rec = {}
     for col, v in row.items():
-        if col in JSON_COLUMNS and isinstance(v, str) and v[:1] in "[{":
+        if col in STORE_ONLY_COLUMNS and col not in ("scores", "selected_names") and (v is None or (isinstance(v, float) and np.isnan(v))):
+            continue
+        if (col in JSON_COLUMNS or col in STORE_ONLY_COLUMNS) and isinstance(v, str) and v[:1] in "[{":
             v = json.loads(v)
         elif isinstance(v, np.generic):
             v = v.item()
@@ -451,7 +456,8 @@ def restorable(config: dict, records: pd.DataFrame) -> tuple[list[pd.Series], di
     """The committed records a campaign with ``config`` may reuse: same job, same ``config_hash`` of the
     job's config slice, and its method module and the select rule's script unchanged since the record's
     commit. Returns the rows and a count of the other jobs by reason."""
-    from .config import campaign_methods, job_config, select_jobs, validate_schema
+    from .analysis.optimism import IN_RECORD
+    from .config import campaign_methods, job_config, select_job_audits, select_jobs, validate_schema
     from .methods.registry import get_method
     from .results.record import config_hash
 
@@ -466,6 +472,8 @@ def restorable(config: dict, records: pd.DataFrame) -> tuple[list[pd.Series], di
             reason = "not in the export"
         elif row["config_hash"] != config_hash(job_config(config, d, m, s)):
             reason = "config changed"
+        elif any(pd.isna(row.get(IN_RECORD[a])) for a in select_job_audits(config)):
+            reason = "audits not in the export (exported before the store kept them)"
         else:
             module = get_method(methods[m].get("method", m)).target.partition(":")[0]
             files = [ROOT / "src" / "svmfs" / "methods" / f"{module}.py", ROOT / "scripts" / "select.py"]
