@@ -194,7 +194,7 @@ def test_partial_export_restore_and_finish_give_the_same_tables(mini_run, tmp_pa
         assert (clone / "results" / "mini" / rel).read_bytes() == (wd / "results" / "mini" / rel).read_bytes(), rel
     old = pd.read_parquet(dest / "records.parquet").drop(columns=reproduce.AUDIT_COLUMNS)  # an export from before
     rows, why = reproduce.restorable(reproduce.merge_configs([cfg]), old)  # the store kept the audits
-    assert rows == [] and why == {"audits not in the export (exported before the store kept them)": 2, "not in the export": 2}
+    assert rows == [] and why == {"audits not in the record (restored or exported without them)": 2, "not in the export": 2}
 
 
 def test_compare_records_prints_like_records_csv():

@@ -473,7 +473,7 @@ def restorable(config: dict, records: pd.DataFrame) -> tuple[list[pd.Series], di
         elif row["config_hash"] != config_hash(job_config(config, d, m, s)):
             reason = "config changed"
         elif any(pd.isna(row.get(IN_RECORD[a])) for a in select_job_audits(config)):
-            reason = "audits not in the export (exported before the store kept them)"
+            reason = "audits not in the record (restored or exported without them)"
         else:
             module = get_method(methods[m].get("method", m)).target.partition(":")[0]
             files = [ROOT / "src" / "svmfs" / "methods" / f"{module}.py", ROOT / "scripts" / "select.py"]
