@@ -183,7 +183,8 @@ def test_optimism_table_columns_means_and_paired_t_intervals(tmp_path):
     table = optimism_table(read_audit_records(paths, gpaths))
     assert list(table.columns) == COLUMNS == [
         "dataset", "method", "setting", "protocol", "n", "accuracy_mean", "accuracy_ci_low", "accuracy_ci_high",
-        "optimism_mean", "optimism_ci_low", "optimism_ci_high",
+        "optimism_mean", "optimism_ci_low", "optimism_ci_high", "n_selected_mean", "n_selected_ci_low",
+        "n_selected_ci_high", "group",
     ]  # fmt: skip
     assert list(zip(table["method"], table["protocol"])) == [
         ("m1", "nested"), ("m1", "test_tuned"), ("m1", "global_selection"), ("m2", "nested")]  # fmt: skip
@@ -212,6 +213,38 @@ def test_optimism_pairs_by_fold(tmp_path):
     )
     row = optimism_table(folds).set_index("protocol").loc["test_tuned"]
     assert row["n"] == 2 and row["optimism_mean"] == pytest.approx(15.0)  # (10 + 20) / 2
+
+
+def test_replicates_are_pooled_by_group_paired_within_replicate_with_features_kept(tmp_path):
+    """Two replicates of one example (``dataset_group``): a pooled row under the group's name pairs each
+    fold with the same replicate's fold (fold numbers repeat across replicates), and every row carries the
+    features each protocol kept (test_tuned from its audit record, global_selection from the global record)."""
+    nested = {"g-r0": [0.6, 0.7], "g-r1": [0.8, 0.9]}
+    tuned = {"g-r0": [0.7, 0.7], "g-r1": [1.0, 0.9]}
+    paths = []
+    for ds in nested:
+        for k in range(2):
+            rec = {"dataset": ds, "dataset_group": "g", "method": "m", "setting": "default", "fold": k,
+                   "test_accuracy": nested[ds][k], "n_selected": 4 + k,
+                   "audit_test_tuned_accuracy": tuned[ds][k], "audit_test_tuned": {"n_selected": 2}}  # fmt: skip
+            paths.append(tmp_path / f"{ds}-{k}.json")
+            paths[-1].write_text(json.dumps(rec))
+    g = tmp_path / "global.json"
+    g.write_text(json.dumps({"dataset": "g-r1", "method": "m", "setting": "default", "n_selected": 7,
+                             "folds": [{"fold": k, "accuracy": 0.95} for k in range(2)]}))  # fmt: skip
+    table = optimism_table(read_audit_records(paths, [g])).set_index(["dataset", "protocol"])
+    assert set(table.index.get_level_values(0)) == {"g", "g-r0", "g-r1"}
+    assert (table["group"] == "g").all()
+    pooled = table.loc[("g", "test_tuned")]
+    d = 100 * (np.concatenate(list(tuned.values())) - np.concatenate(list(nested.values())))  # 10, 0, 20, 0
+    assert pooled["n"] == 4 and pooled["optimism_mean"] == pytest.approx(d.mean())
+    assert pooled["optimism_ci_high"] == pytest.approx(d.mean() + stats.t.ppf(0.975, 3) * d.std(ddof=1) / 2)
+    assert table.loc[("g", "nested"), "accuracy_mean"] == pytest.approx(75.0)
+    assert table.loc[("g", "nested"), "n_selected_mean"] == pytest.approx(4.5)
+    assert table.loc[("g", "test_tuned"), ["n_selected_mean", "n_selected_ci_low"]].tolist() == [2.0, 2.0]
+    glob = table.loc[("g", "global_selection")]  # only g-r1 ran it: paired with g-r1's folds alone
+    assert glob["n"] == 2 and glob["optimism_mean"] == pytest.approx(10.0) and glob["n_selected_mean"] == 7
+    assert table.loc[("g-r0", "test_tuned"), "optimism_mean"] == pytest.approx(5.0)
 
 
 def test_t_interval_edge_cases():

@@ -198,6 +198,32 @@ def test_a_gap_explained_only_by_an_audit_interval_holding_the_published_value()
     assert verdict(e, [8.0, 9.0, 10.0, 9.0, 8.0], "default", opt)["verdict"] == "gap, explained: tuning on the test side (+6.0 measured, test_tuned)"
 
 
+def test_a_feature_count_gap_is_judged_by_the_audits_features_kept():
+    """MIT 9.520 Table 1 (replicated example, pooled row under the group's name): 8.6 features published.
+    An audit whose features-kept interval holds it explains the gap with the measured change; an old
+    optimism table without the n_selected columns explains nothing."""
+    e = {"paper": "mit9520", "table": "Table 1", "dataset": "ex1_rho05", "method": "l1_svm", "metric": "n_selected", "value": 8.6}
+    base = ["ex1_rho05", "l1_svm", "default"]
+    cols = ["n_selected_mean", "n_selected_ci_low", "n_selected_ci_high", "group"]
+    nested = base + ["nested", 25, 100.0, 100.0, 100.0, 0.0, 0.0, 0.0, 12.2, 9.5, 14.9, "ex1_rho05"]
+    tuned = base + ["test_tuned", 25, 100.0, 100.0, 100.0, 0.0, 0.0, 0.0, 9.0, 7.5, 10.5, "ex1_rho05"]
+    scaled = base + ["global_scaling", 25, 100.0, 100.0, 100.0, 0.0, 0.0, 0.0, 12.0, 10.0, 14.0, "ex1_rho05"]
+    frame = lambda rows: pd.DataFrame(rows, columns=list(_optimism([]).columns) + cols)
+    counts = [12.0, 14.0, 11.0, 13.0, 11.0]
+    out = verdict(e, counts, "default", frame([nested, scaled]))
+    assert out["verdict"] == "gap, unexplained"
+    assert verdict(e, counts, "default", frame([nested, scaled, tuned]))["verdict"] == (
+        "gap, explained: tuning on the test side (-3.2 features measured, test_tuned)")
+    assert verdict(e, counts, "default", _optimism([nested[:11], tuned[:11]]))["verdict"] == "gap, unexplained"
+    records = pd.DataFrame([dict(dataset=f"ex1_rho05-r{k}", dataset_group="ex1_rho05", method="l1_svm", setting="default",
+                                 fold=0, status="ok", test_accuracy=1.0, train_accuracy=1.0, n_selected=c, selected=[0],
+                                 recall_relevant=np.nan, exact_relevant=None) for k, c in enumerate(counts)])  # fmt: skip
+    row = _row(reproduction_table(records, ["mit9520"], optimism=frame([nested, scaled])), table="Table 1",
+               dataset="ex1_rho05", method="l1_svm", metric="n_selected")  # fmt: skip
+    assert row.tried == ("features kept under the audits on the same folds: global_scaling 12.00 [10.00, 14.00]; "
+                         "none holds the published 8.60")  # fmt: skip
+
+
 def test_gap_explained_by_recorded_evidence_only():
     e = {"paper": "rinaldi2010", "table": "Tables 1-2", "dataset": "x", "method": "m", "metric": "test_accuracy", "value": 94.51}
     assert verdict(e, 100 * np.array(IONO))["verdict"] == "gap, unexplained"

@@ -148,7 +148,7 @@ def read_optimism(path) -> pd.DataFrame | None:
 
     if not Path(path).is_file():
         return None
-    return pd.read_csv(path, dtype={"dataset": str, "method": str, "setting": str, "protocol": str})
+    return pd.read_csv(path, dtype={"dataset": str, "method": str, "setting": str, "protocol": str, "group": str})
 
 
 #: The audit protocols (issue 19 sec. 3) and the cause each one measures, as the verdict names it.
@@ -160,10 +160,13 @@ AUDIT_CAUSES = {
 
 
 def _audit_rows(e: dict, setting, optimism: pd.DataFrame | None) -> pd.DataFrame | None:
-    """The audited (non-``nested``) rows of ``optimism.csv`` for an accuracy or error entry, matched on the
-    entry's dataset (a replicate group's name for replicated datasets), method and setting; None where
-    the campaign ran no audit or the metric is not an accuracy."""
-    if optimism is None or optimism.empty or e["metric"] not in ("test_accuracy", "test_error"):
+    """The audited (non-``nested``) rows of ``optimism.csv`` for an accuracy, error or feature-count entry,
+    matched on the entry's dataset (a replicate group's pooled row for replicated datasets), method and
+    setting; None where the campaign ran no audit, the metric is none of those, or (feature counts) the
+    table predates its ``n_selected`` columns."""
+    if optimism is None or optimism.empty or e["metric"] not in ("test_accuracy", "test_error", "n_selected"):
+        return None
+    if e["metric"] == "n_selected" and "n_selected_mean" not in optimism:
         return None
     rows = optimism[(optimism["dataset"] == e["dataset"]) & (optimism["method"] == e["method"])]
     if setting is not None and "setting" in rows:
@@ -172,20 +175,33 @@ def _audit_rows(e: dict, setting, optimism: pd.DataFrame | None) -> pd.DataFrame
 
 
 def _published_accuracy(e: dict) -> float:
-    """The published value as an accuracy (an error entry compares 100 - error)."""
-    return float(e["value"]) if e["metric"] == "test_accuracy" else 100.0 - float(e["value"])
+    """The published value on the audit table's scale: an error entry compares 100 - error."""
+    return 100.0 - float(e["value"]) if e["metric"] == "test_error" else float(e["value"])
+
+
+def _audited(e: dict, r) -> tuple[float, float, float]:
+    """(mean, low, high) of an audit row in the entry's unit: accuracy in percent, or features kept."""
+    col = "n_selected" if e["metric"] == "n_selected" else "accuracy"
+    return float(getattr(r, f"{col}_mean")), float(getattr(r, f"{col}_ci_low")), float(getattr(r, f"{col}_ci_high"))
 
 
 def _audit_explanation(e: dict, setting, optimism: pd.DataFrame | None) -> str | None:
-    """``<cause> (+x.x measured, <protocol>)`` where an audited accuracy's 95 % interval holds the published
-    value (:func:`_audit_rows`); the campaign's own ``nested`` rows explain nothing."""
+    """``<cause> (+x.x measured, <protocol>)`` where an audited accuracy's (or feature count's) 95 % interval
+    holds the published value (:func:`_audit_rows`); the measured change is the optimism in points, or the
+    audited minus the nested mean count of features. The campaign's own ``nested`` rows explain nothing."""
     rows = _audit_rows(e, setting, optimism)
     if rows is None:
         return None
     target = _published_accuracy(e)
     for r in rows.itertuples():
-        if float(r.accuracy_ci_low) <= target <= float(r.accuracy_ci_high):
+        mean, lo, hi = _audited(e, r)
+        if lo <= target <= hi:
             cause = AUDIT_CAUSES.get(r.protocol, r.protocol)
+            if e["metric"] == "n_selected":
+                nested = optimism[(optimism["dataset"] == r.dataset) & (optimism["method"] == r.method)
+                                  & (optimism["setting"].astype(str) == str(r.setting)) & (optimism["protocol"] == "nested")]  # fmt: skip
+                change = mean - float(nested["n_selected_mean"].iloc[0]) if not nested.empty else float("nan")
+                return f"{cause} ({change:+.1f} features measured, {r.protocol})"
             return f"{cause} ({float(r.optimism_mean):+.1f} measured, {r.protocol})"
     return None
 
@@ -195,11 +211,11 @@ def _audits_tried(e: dict, setting, optimism: pd.DataFrame | None) -> str:
     rows = _audit_rows(e, setting, optimism)
     if rows is None or rows.empty:
         return ""
+    what = "features kept under the audits on the same folds" if e["metric"] == "n_selected" else "audits measured on the same folds"
     parts = ", ".join(
-        f"{r.protocol} {float(r.accuracy_mean):.2f} [{float(r.accuracy_ci_low):.2f}, {float(r.accuracy_ci_high):.2f}]"
-        for r in rows.itertuples()
+        "{} {:.2f} [{:.2f}, {:.2f}]".format(r.protocol, *_audited(e, r)) for r in rows.itertuples()
     )
-    return f"audits measured on the same folds: {parts}; none holds the published {_published_accuracy(e):.2f}"
+    return f"{what}: {parts}; none holds the published {_published_accuracy(e):.2f}"
 
 
 def _tried(e: dict) -> str:
@@ -387,8 +403,8 @@ RULE = (
     "gives its own sd, when the paper's 95 % interval (its sd over its number of runs; where the paper "
     "does not state that number, the campaign's own count is assumed, as the row says) overlaps ours; "
     "feature counts and recall by the same rule. Otherwise a **gap** (difference = ours - published): "
-    "*explained* only by a measured audit (the published value inside an audited accuracy's 95 % "
-    "interval, `tables/optimism.csv`) or by evidence recorded for the entry in `published.yaml`, else "
+    "*explained* only by a measured audit (the published value inside an audited accuracy's, or for a "
+    "feature count the audited count's, 95 % interval, `tables/optimism.csv`, replicates pooled by group) or by evidence recorded for the entry in `published.yaml`, else "
     "*unexplained*. One run gives a point, not an interval."
 )
 
