@@ -10,7 +10,14 @@ from sklearn.preprocessing import MinMaxScaler
 from svmfs.methods.mm_fs import MMFS
 from svmfs.solvers.mmfs_nlp import MMFSProblem, aniso_kernel, solve_mmfs, svc_start
 from svmfs.solvers.mmfs_pyomo import solve_mmfs_pyomo
-from svmfs.solvers.mmfs_reduced import SVMValue, reduced_objective, solve_mmfs_reduced
+from svmfs.solvers.mmfs_reduced import (
+    SVMValue,
+    c2_path,
+    projected_gradient,
+    reduced_objective,
+    solve_mmfs_reduced,
+    solve_mmfs_reduced_from,
+)
 
 
 def _wdbc(n, M, seed=0):
@@ -136,3 +143,52 @@ def test_jimenez2021_runs_colons_mm_fs_by_the_reduced_route():
     for method in ("mm_fs", "mm_fs_by_C"):
         assert job_method_config(cfg, "colon", method)["params"]["route"] == "reduced"
         assert "route" not in job_method_config(cfg, "wdbc", method)["params"]
+
+
+def test_alpha_from_the_previous_partition_is_libsvms_optimum_or_refused():
+    """SVMValue.alpha reuses the last support partition only where its KKT solution is optimal: along a
+    line of gamma it equals libsvm + refine (1e-9), and a wrong partition (a support vector moved to 0)
+    is refused (None), not returned."""
+    X, y = _wdbc(60, 8)
+    fun = SVMValue(X, y, C=2.0, C2=0.3)
+    g0 = np.random.default_rng(5).uniform(0.05, 0.5, 8)
+    for t in np.linspace(0.0, 0.05, 6):
+        K = fun.kernel(g0 * (1.0 + t))
+        np.testing.assert_allclose(fun.alpha(K), fun.refine(K, fun.svm_alpha(K)), rtol=0, atol=1e-9)
+    assert fun.n_reused >= 3  # neighbouring points kept the partition
+    K = fun.kernel(g0)
+    a = fun.refine(K, fun.svm_alpha(K))
+    free, upper = (a > 1e-9) & (a < 2.0 - 1e-9), a >= 2.0 - 1e-9
+    assert fun.kkt_on(K, free, upper) is not None
+    wrong = free.copy()
+    wrong[np.flatnonzero(free)[0]] = False
+    assert fun.kkt_on(K, wrong, upper) is None
+
+
+def test_warm_started_c2_path_reaches_the_cold_fits_kkt_points():
+    """Issue 20 goal 2: a C2 sweep warm-started on a working set ends, at every C2, at a KKT point of the
+    full problem (projected gradient over all M widths below 1e-7) with the cold fit's F (1e-9) and support."""
+    X, y = _wdbc(120, 30)
+    C2s = [0.1, 0.3, 0.5, 0.7, 0.9]
+    path = c2_path(X, y, 1.0, C2s, 0.05)
+    for c2, warm in zip(C2s, path):
+        cold = solve_mmfs_reduced(X, y, 1.0, c2, 0.05)
+        F = reduced_objective(X, y, 1.0, c2, warm.gamma)
+        assert abs(F - cold.objective) <= 1e-9 * abs(cold.objective), (c2, F, cold.objective)
+        np.testing.assert_array_equal(warm.gamma > 1e-2, cold.gamma > 1e-2)
+        _, grad = SVMValue(X, y, 1.0, c2)(warm.gamma)
+        assert projected_gradient(warm.gamma, grad) < 1e-7 and warm.residuals["stationarity"] < 1e-7
+    assert all("working set" in r.message for r in path[1:])
+
+
+def test_working_set_takes_in_widths_the_start_left_at_zero():
+    """From a start with every gamma_j at 0 but one, the widths whose derivative is negative there join the
+    working set: the result is the cold fit's KKT point (same F and support), not the one-width problem's."""
+    X, y = _wdbc(120, 30)
+    cold = solve_mmfs_reduced(X, y, 1.0, 0.3, 0.05)
+    start = np.zeros(30)
+    start[int(np.argmax(cold.gamma))] = cold.gamma.max()
+    warm = solve_mmfs_reduced_from(X, y, 1.0, 0.3, start)
+    assert int((warm.gamma > 0).sum()) > 1 and warm.residuals["stationarity"] < 1e-7
+    assert abs(warm.objective - cold.objective) <= 1e-9 * abs(cold.objective)
+    np.testing.assert_array_equal(warm.gamma > 1e-2, cold.gamma > 1e-2)

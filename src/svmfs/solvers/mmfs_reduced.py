@@ -19,7 +19,11 @@ kernel plus a few (n x n) @ (n x M) products (~1 ms of CPU on colon 56 x 2000). 
 problem in M variables is solved with L-BFGS-B (scipy), then, once the support {j: gamma_j > 0} has settled,
 by projected Newton steps on it (:func:`newton_polish`, with the Hessian of F on the support from implicit
 differentiation of the SVM's KKT equations, :meth:`SVMValue.hessian_free`). The alpha behind each evaluation
-has its free part re-solved from those KKT equations (:meth:`SVMValue.refine`). The NLP (20) in cyipopt
+has its free part re-solved from those KKT equations (:meth:`SVMValue.refine`); where the previous
+evaluation's support partition still gives an optimal alpha (every KKT condition checked), libsvm is skipped
+(:meth:`SVMValue.alpha`). A C2 sweep (:func:`c2_path`) starts each C2 from the previous one's gamma on a
+working set of widths, grown until the full problem's KKT conditions hold (:func:`solve_mmfs_reduced_from`).
+The NLP (20) in cyipopt
 carries gamma and 3n + 1 dual variables with n equality constraints, and reaches the same points in many
 more (and dearer) iterations (benchmarks/RESULTS.md, "Issue 20 goal 2").
 
@@ -84,6 +88,8 @@ class SVMValue:
             raise ValueError(f"the reduced route needs p >= 1 (||gamma||_p^p differentiable at 0), got p={p}")
         self.direct = _libsvm is not None
         self.n_eval = 0
+        self.n_reused = 0  # evaluations whose alpha came from the previous support partition, without libsvm
+        self._partition = None
 
     def kernel(self, gamma):
         on = gamma > 0.0  # zero widths do not enter the kernel: cheaper once most gamma_j are at 0
@@ -110,6 +116,47 @@ class SVMValue:
         alpha = np.zeros(self.y.size)
         alpha[svc.support_] = np.abs(svc.dual_coef_.ravel())
         return np.clip(alpha, 0.0, self.C)
+
+    def alpha(self, K):
+        """The SVM's alpha at K. From the previous evaluation's support partition (free, at C, at 0) when the
+        solution of the KKT equations on it satisfies every KKT condition of the dual (18) to ``svm_tol``
+        (:meth:`kkt_on`): then it is the dual's optimum (unique, K positive definite) and libsvm is not
+        called. Else libsvm and :meth:`refine`. Consecutive L-BFGS-B points mostly keep the partition."""
+        if self._partition is not None:
+            alpha = self.kkt_on(K, *self._partition)
+            if alpha is not None:
+                self.n_reused += 1
+                return alpha
+        alpha = self.refine(K, self.svm_alpha(K))
+        edge = 1e-9 * self.C
+        free, upper = (alpha > edge) & (alpha < self.C - edge), alpha >= self.C - edge
+        self._partition = (free, upper) if free.any() else None
+        return alpha
+
+    def kkt_on(self, K, free, upper):
+        """alpha solving the SVM's KKT equations with ``free`` between the bounds, ``upper`` at C and the rest
+        at 0, if it is optimal: 0 < alpha_free < C, and r = y (K (y alpha)) - 1 + nu y (the dual's gradient)
+        is >= -svm_tol at 0 and <= svm_tol at C; else None."""
+        C, y = self.C, self.y
+        k = int(free.sum())
+        G = (y[:, None] * K) * y[None, :]
+        A = np.zeros((k + 1, k + 1))
+        A[:k, :k] = G[np.ix_(free, free)]
+        A[:k, k] = A[k, :k] = y[free]
+        rhs = np.concatenate([1.0 - G[np.ix_(free, upper)] @ np.full(int(upper.sum()), C), [-C * y[upper].sum()]])
+        try:
+            sol = np.linalg.solve(A, rhs)
+        except np.linalg.LinAlgError:
+            return None
+        if not np.all(np.isfinite(sol)) or np.any(sol[:k] <= 1e-9 * C) or np.any(sol[:k] >= C - 1e-9 * C):
+            return None
+        alpha = np.where(upper, C, 0.0)
+        alpha[free] = sol[:k]
+        r = G @ alpha - 1.0 + sol[k] * y
+        lower = ~free & ~upper
+        if np.any(r[lower] < -self.svm_tol) or np.any(r[upper] > self.svm_tol):
+            return None
+        return alpha
 
     def refine(self, K, alpha, with_nu=False):
         """alpha with its free part (0 < alpha_i < C) re-solved from the SVM's KKT equations on that support,
@@ -147,7 +194,7 @@ class SVMValue:
         self.n_eval += 1
         gamma = np.maximum(np.asarray(gamma, dtype=float), 0.0)
         K = self.kernel(gamma)
-        alpha = self.refine(K, self.svm_alpha(K))
+        alpha = self.alpha(K)
         beta = self.y * alpha
         V = alpha.sum() - 0.5 * beta @ K @ beta
         q = pair_sqdiff_sums(self.X, self.X2, np.outer(beta, beta) * K)
@@ -168,7 +215,7 @@ class SVMValue:
 
         gamma = np.maximum(np.asarray(gamma, dtype=float), 0.0)
         K = self.kernel(gamma)
-        alpha = self.refine(K, self.svm_alpha(K))
+        alpha = self.alpha(K)
         y, C = self.y, self.C
         beta = y * alpha
         Xf = self.X[:, free]
@@ -340,3 +387,63 @@ def solve_mmfs_reduced(
     residuals["objective_20a_at_point"] = float(prob.objective(z))
     return MMFSResult(gamma, alpha, nu, lam0, lamC, float(F), status,
                       f"{message} ({fun.n_eval} SVM solves)", n_iter, elapsed, residuals)
+
+
+#: From a neighbouring solution the support is nearly right: Newton takes over after this many L-BFGS-B
+#: iterations with an unchanged support (cold fits: :data:`NEWTON_AFTER`).
+WARM_NEWTON_AFTER = 10
+#: KKT tolerance for a gamma_j at 0 outside the working set: dF/dgamma_j >= -WORKING_SET_TOL.
+WORKING_SET_TOL = 1e-10
+
+
+def solve_mmfs_reduced_from(X, y, C, C2, gamma_prev, *, max_rounds=20, time_limit=None,
+                            newton_after=WARM_NEWTON_AFTER, **kwargs) -> MMFSResult:  # fmt: skip
+    """Minimise F at ``C2`` from a neighbouring solution ``gamma_prev`` (another C2's), on a working set.
+
+    F restricted to the columns W with gamma_j allowed to move is F itself at every point with gamma = 0
+    off W (the kernel (13) and ||gamma||_p^p only see W). W starts as the support of ``gamma_prev`` plus
+    every j with dF/dgamma_j < 0 there; :func:`solve_mmfs_reduced` solves on W; then the full gradient is
+    checked, and each j off W with dF/dgamma_j < -:data:`WORKING_SET_TOL` (a violated KKT condition of
+    gamma_j >= 0) joins W for another round. The result is a KKT point of the full problem, in ~30-50
+    dimensions instead of M, so each evaluation is cheaper. Returns the last round's point with gamma
+    embedded in R^M, ``stationarity`` the full problem's projected gradient, ``n_iter`` summed over rounds.
+    """
+    t0 = time.perf_counter()
+    full = SVMValue(X, y, C, C2, kwargs.get("p", 1.0))
+    M = full.X.shape[1]
+    gamma = np.maximum(np.broadcast_to(np.asarray(gamma_prev, dtype=float), (M,)).copy(), 0.0)
+    _, grad = full(gamma)
+    work = (gamma > 0.0) | (grad < -WORKING_SET_TOL)
+    n_iter, messages = 0, []
+    for rnd in range(1, max_rounds + 1):
+        left = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), 1e-3)
+        res = solve_mmfs_reduced(full.X[:, work], full.y, C, C2, gamma[work], time_limit=left,
+                                 newton_after=newton_after, **kwargs)  # fmt: skip
+        n_iter += int(res.n_iter or 0)
+        messages.append(res.message)
+        gamma = np.zeros(M)
+        gamma[work] = res.gamma
+        _, grad = full(gamma)
+        add = ~work & (grad < -WORKING_SET_TOL)
+        if not add.any() or res.status in ("time_limit", "solver_error"):
+            break
+        work |= add
+    status = res.status if not add.any() or res.status in ("time_limit", "solver_error") else "max_iter"
+    residuals = dict(res.residuals, stationarity=projected_gradient(gamma, grad))
+    message = f"working set: {rnd} round(s), {int(work.sum())} of {M} widths; last round: {messages[-1]}"
+    return MMFSResult(gamma, res.alpha, res.nu, res.lam0, res.lamC, res.objective, status, message, n_iter,
+                      time.perf_counter() - t0, residuals)  # fmt: skip
+
+
+def c2_path(X, y, C, C2s, gamma0, **kwargs) -> list[MMFSResult]:
+    """Solutions of (20) along ``C2s`` (in the order given): the first from ``gamma0`` (a cold
+    :func:`solve_mmfs_reduced`), each next one warm-started from the previous C2's gamma
+    (:func:`solve_mmfs_reduced_from`). Each point is a KKT point of its own problem; (20) is non-convex,
+    so a warm start may end at another local optimum than a cold fit (benchmarks/RESULTS.md compares them)."""
+    out = []
+    for i, c2 in enumerate(C2s):
+        if i == 0:
+            out.append(solve_mmfs_reduced(X, y, C, c2, gamma0, **kwargs))
+        else:
+            out.append(solve_mmfs_reduced_from(X, y, C, c2, out[-1].gamma, **kwargs))
+    return out
