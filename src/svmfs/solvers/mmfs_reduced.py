@@ -133,10 +133,10 @@ class SVMValue:
         self._partition = (free, upper) if free.any() else None
         return alpha
 
-    def kkt_on(self, K, free, upper):
-        """alpha solving the SVM's KKT equations with ``free`` between the bounds, ``upper`` at C and the rest
-        at 0, if it is optimal: 0 < alpha_free < C, and r = y (K (y alpha)) - 1 + nu y (the dual's gradient)
-        is >= -svm_tol at 0 and <= svm_tol at C; else None."""
+    def kkt_system(self, K, free, upper):
+        """(G, [alpha_free; nu]) solving the SVM's KKT equations with ``free`` between the bounds and ``upper``
+        at C: G_FF a_F + nu y_F = e_F - G_FU a_U, y_F'a_F = -y_U'a_U (G = diag(y) K diag(y)); None when the
+        system is singular or its solution not finite."""
         C, y = self.C, self.y
         k = int(free.sum())
         G = (y[:, None] * K) * y[None, :]
@@ -148,11 +148,22 @@ class SVMValue:
             sol = np.linalg.solve(A, rhs)
         except np.linalg.LinAlgError:
             return None
-        if not np.all(np.isfinite(sol)) or np.any(sol[:k] <= 1e-9 * C) or np.any(sol[:k] >= C - 1e-9 * C):
+        return (G, sol) if np.all(np.isfinite(sol)) else None
+
+    def kkt_on(self, K, free, upper):
+        """alpha solving the SVM's KKT equations with ``free`` between the bounds, ``upper`` at C and the rest
+        at 0 (:meth:`kkt_system`), if it is optimal: 0 < alpha_free < C, and r = y (K (y alpha)) - 1 + nu y
+        (the dual's gradient) is >= -svm_tol at 0 and <= svm_tol at C; else None."""
+        C, k = self.C, int(free.sum())
+        system = self.kkt_system(K, free, upper)
+        if system is None:
+            return None
+        G, sol = system
+        if np.any(sol[:k] <= 1e-9 * C) or np.any(sol[:k] >= C - 1e-9 * C):
             return None
         alpha = np.where(upper, C, 0.0)
         alpha[free] = sol[:k]
-        r = G @ alpha - 1.0 + sol[k] * y
+        r = G @ alpha - 1.0 + sol[k] * self.y
         lower = ~free & ~upper
         if np.any(r[lower] < -self.svm_tol) or np.any(r[upper] > self.svm_tol):
             return None
@@ -164,24 +175,17 @@ class SVMValue:
         (0, C); else libsvm's alpha. libsvm stops at a KKT violation of ``svm_tol``, which on a nearly
         singular kernel (smallest eigenvalue 1e-7 at WDBC's optimum) leaves alpha, and Danskin's gradient
         with it, off by ~1e-5; the linear solve is exact to rounding."""
-        C, y = self.C, self.y
+        C = self.C
         edge = 1e-9 * C
         S = (alpha > edge) & (alpha < C - edge)
         if not S.any():
             return (alpha, None) if with_nu else alpha
         B = alpha >= C - edge
-        G = (y[:, None] * K) * y[None, :]
         k = int(S.sum())
-        A = np.zeros((k + 1, k + 1))
-        A[:k, :k] = G[np.ix_(S, S)]
-        A[:k, k] = A[k, :k] = y[S]
-        rhs = np.concatenate([1.0 - G[np.ix_(S, B)] @ np.full(int(B.sum()), C), [-C * y[B].sum()]])
-        try:
-            sol = np.linalg.solve(A, rhs)
-        except np.linalg.LinAlgError:
+        system = self.kkt_system(K, S, B)
+        if system is None or np.any(system[1][:k] <= 0.0) or np.any(system[1][:k] >= C):
             return (alpha, None) if with_nu else alpha
-        if not np.all(np.isfinite(sol)) or np.any(sol[:k] <= 0.0) or np.any(sol[:k] >= C):
-            return (alpha, None) if with_nu else alpha
+        sol = system[1]
         out = np.where(B, C, 0.0)
         out[S] = sol[:k]
         return (out, float(sol[k])) if with_nu else out
