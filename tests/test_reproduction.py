@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from svmfs.analysis.reproduction import (
+    _audits_tried,
     published, reproduction_latex, reproduction_markdown, reproduction_table, scorecard, t_interval, verdict,
 )
 
@@ -196,6 +197,9 @@ def test_a_gap_explained_only_by_an_audit_interval_holding_the_published_value()
     e = {"paper": "mit9520", "table": "Table 5", "dataset": "leukemia", "method": "svm_rfe", "metric": "test_error", "value": 2.7}
     opt = _optimism([["leukemia", "svm_rfe", "default", "test_tuned", 5, 97.0, 95.0, 99.0, 6.0, 4.0, 8.0]])
     assert verdict(e, [8.0, 9.0, 10.0, 9.0, 8.0], "default", opt)["verdict"] == "gap, explained: tuning on the test side (+6.0 measured, test_tuned)"
+    # an error entry's tried line says which accuracy it compared
+    miss = _optimism([["leukemia", "svm_rfe", "default", "test_tuned", 5, 92.0, 91.0, 93.0, 1.0, 0.0, 2.0]])
+    assert _audits_tried(e, "default", miss).endswith("none holds the published 97.30 (accuracy: 100 - the published 2.7 % error)")
 
 
 def test_a_feature_count_gap_is_judged_by_the_audits_features_kept():

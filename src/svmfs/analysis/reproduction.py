@@ -215,7 +215,10 @@ def _audits_tried(e: dict, setting, optimism: pd.DataFrame | None) -> str:
     parts = ", ".join(
         "{} {:.2f} [{:.2f}, {:.2f}]".format(r.protocol, *_audited(e, r)) for r in rows.itertuples()
     )
-    return f"{what}: {parts}; none holds the published {_published_accuracy(e):.2f}"
+    target = f"{_published_accuracy(e):.2f}"
+    if e["metric"] == "test_error":
+        target += f" (accuracy: 100 - the published {float(e['value']):g} % error)"
+    return f"{what}: {parts}; none holds the published {target}"
 
 
 def _tried(e: dict) -> str:
