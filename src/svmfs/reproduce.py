@@ -351,10 +351,23 @@ def compare_records(committed: pd.DataFrame, new: pd.DataFrame) -> dict[tuple, l
     return diffs
 
 
-def sample_jobs(records: pd.DataFrame, k: int, seed: int) -> pd.DataFrame:
+#: the committed record's own timings that bound what a rerun of the job costs
+JOB_TIME_COLUMNS = ("fit_time_s", "tune_time_s", "audit_test_tuned_time_s")
+
+
+def job_seconds(records: pd.DataFrame) -> pd.Series:
+    """Fit, tuning and in-job audit time of each committed job, as its record gives them (missing = 0)."""
+    cols = [c for c in JOB_TIME_COLUMNS if c in records]
+    return records[cols].apply(pd.to_numeric, errors="coerce").fillna(0.0).sum(axis=1)
+
+
+def sample_jobs(records: pd.DataFrame, k: int, seed: int, max_job_s: float | None = None) -> pd.DataFrame:
     """k select jobs drawn without replacement by ``numpy.random.default_rng(seed)`` from the
-    records sorted by (dataset, method, setting, fold)."""
+    records sorted by (dataset, method, setting, fold); with ``max_job_s``, only among the jobs whose
+    record took at most that long (:func:`job_seconds`)."""
     rec = records.sort_values(JOB_KEY, kind="stable").reset_index(drop=True)
+    if max_job_s is not None:
+        rec = rec[job_seconds(rec) <= max_job_s].reset_index(drop=True)
     idx = np.sort(np.random.default_rng(seed).choice(len(rec), size=min(k, len(rec)), replace=False))
     return rec.iloc[idx].reset_index(drop=True)
 
@@ -388,15 +401,17 @@ def rerun_jobs(config: dict, jobs: pd.DataFrame, workdir: Path, cores: int = 2, 
 
 
 def check(folder: Path, k: int, seed: int, mirror: str | None = None, workdir: Path | None = None,
-          cores: int = 2, raw_dir: str | None = None, out=print) -> int:  # fmt: skip
-    """Rerun k sampled jobs of a committed campaign; 0 if every deterministic field matches, else 1."""
+          cores: int = 2, raw_dir: str | None = None, out=print, max_job_s: float | None = None) -> int:  # fmt: skip
+    """Rerun k sampled jobs of a committed campaign (with ``max_job_s``: among those that took at most that
+    long, e.g. to bound CI's time); 0 if every deterministic field matches, else 1."""
     folder = Path(folder)
     config = load_yaml_file(folder / "config.yaml")
     records = pd.read_parquet(folder / "records.parquet")
-    jobs = sample_jobs(records, k, seed)
+    jobs = sample_jobs(records, k, seed, max_job_s)
     from .results.record import git_sha
 
-    out(f"check {folder}: {len(jobs)} of {len(records)} select jobs (seed {seed}), rerun through the workflow")
+    among = "" if max_job_s is None else f", drawn among the {int((job_seconds(records) <= max_job_s).sum())} that took at most {max_job_s:g} s"
+    out(f"check {folder}: {len(jobs)} of {len(records)} select jobs (seed {seed}{among}), rerun through the workflow")
     out(f"committed jobs ran at {', '.join(sorted(set(jobs['git_sha'].astype(str))))}; this tree: {git_sha(ROOT)}")
     scratch = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="svmfs-check-"))
     try:
@@ -559,6 +574,7 @@ def main(argv=None) -> int:
     c.add_argument("--seed", type=int, default=1)
     c.add_argument("--mirror", default=os.environ.get("SVMFS_MIRROR") or None, help="dataset mirror (default $SVMFS_MIRROR)")
     c.add_argument("--cores", type=int, default=2)
+    c.add_argument("--max-job-seconds", type=float, help="draw only among jobs whose record took at most this long (fit + tuning + audit)")
     c.add_argument("--workdir", type=Path, help="keep the rerun here (default: a temporary folder, removed)")
     c.add_argument("--raw-dir", help="downloaded sources (default: the clone's data/raw)")
     r = sub.add_parser("restore", help="write a committed campaign's still-valid records back into results/<campaign>")
@@ -577,7 +593,8 @@ def main(argv=None) -> int:
         print(f"wrote {a.out}")
         return 0
     if a.cmd == "check":
-        return check(a.folder, a.k, a.seed, mirror=a.mirror, workdir=a.workdir, cores=a.cores, raw_dir=a.raw_dir)
+        return check(a.folder, a.k, a.seed, mirror=a.mirror, workdir=a.workdir, cores=a.cores, raw_dir=a.raw_dir,
+                     max_job_s=a.max_job_seconds)
     return restore(a.folder, a.configfile, a.directory, a.mirror)
 
 
