@@ -359,3 +359,12 @@ def test_one_kp_svm_split_is_judged_by_its_resamples():
     assert r.runs == 1 and r.ci_low < r.ours < r.ci_high
     assert (r.ci_low, r.ci_high, r.verdict) == (expected["ci_low"], expected["ci_high"], expected["verdict"])
     assert r.verdict == "agrees"  # 76.95 (sd 1.4 over 10 runs) against 78.3 +- 0.35: the intervals overlap
+
+
+def test_numbers_read_back_as_text_are_printed_with_two_decimals():
+    """A committed reproduction.csv whose ``ours`` column also holds top-5 feature lists is read back as
+    text: the unexplained-gap lines still print its numbers with two decimals."""
+    from svmfs.analysis.reproduction import _fmt
+
+    assert _fmt("77.61904761904762") == "77.62" and _fmt("-7.860952380952384") == "-7.86"
+    assert _fmt("1482 1644 1504") == "1482 1644 1504" and _fmt(float("nan")) == "" and _fmt(None) == ""

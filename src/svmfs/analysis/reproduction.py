@@ -391,6 +391,13 @@ def unexplained_markdown(table: pd.DataFrame) -> list[str]:
 
 
 def _fmt(v) -> str:
+    """Two decimals for a number, also one read back as text from a CSV column that mixes numbers with
+    feature lists (``ours`` of a table with top-5 rows); other text as it is."""
+    if isinstance(v, str):
+        try:
+            v = float(v)
+        except ValueError:
+            return v
     if v is None or (isinstance(v, float) and np.isnan(v)):
         return ""
     return f"{v:.2f}" if isinstance(v, float) else str(v)
