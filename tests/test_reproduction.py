@@ -187,7 +187,12 @@ def test_a_gap_explained_only_by_an_audit_interval_holding_the_published_value()
     assert _row(t, **key).verdict == "gap, unexplained"
     # an unexplained gap lists the audits tried, with their intervals (the nested row is not an audit)
     assert _row(t, **key).tried.endswith(
-        "audits measured on the same folds: test_tuned 88.00 [86.50, 89.50]; none holds the published 94.51")
+        "audits measured on the same folds: test_tuned 88.00 [86.50, 89.50] (+1.8 of the +8.3 needed); "
+        "none holds the published 94.51 and moves our mean half-way to it")
+    # an audit whose interval reaches 94.51 by its width alone, the mean moved 2.3 of the 8.3 points, explains nothing
+    wide = ["ionosphere", "svm_linear", "default", "global_scaling", 10, 88.5, 82.0, 95.0, 2.3, -1.0, 5.6]
+    t = reproduction_table(_ionosphere(IONO), ["rinaldi2010"], optimism=_optimism([nested, wide]))
+    assert _row(t, **key).verdict == "gap, unexplained" and "(+2.3 of the +8.3 needed)" in _row(t, **key).tried
     t = reproduction_table(_ionosphere(IONO), ["rinaldi2010"], optimism=_optimism([nested, miss, hit]))
     assert _row(t, **key).verdict == "gap, explained: selection bias (+7.7 measured, global_selection)"
     # another dataset's or method's audit does not count
@@ -199,7 +204,9 @@ def test_a_gap_explained_only_by_an_audit_interval_holding_the_published_value()
     assert verdict(e, [8.0, 9.0, 10.0, 9.0, 8.0], "default", opt)["verdict"] == "gap, explained: tuning on the test side (+6.0 measured, test_tuned)"
     # an error entry's tried line says which accuracy it compared
     miss = _optimism([["leukemia", "svm_rfe", "default", "test_tuned", 5, 92.0, 91.0, 93.0, 1.0, 0.0, 2.0]])
-    assert _audits_tried(e, "default", miss).endswith("none holds the published 97.30 (accuracy: 100 - the published 2.7 % error)")
+    assert _audits_tried(e, "default", miss, 91.0) == (
+        "audits measured on the same folds: test_tuned 92.00 [91.00, 93.00] (+1.0 of the +6.3 needed); none holds the "
+        "published 97.30 (accuracy: 100 - the published 2.7 % error) and moves our mean half-way to it")
 
 
 def test_a_feature_count_gap_is_judged_by_the_audits_features_kept():
@@ -224,8 +231,8 @@ def test_a_feature_count_gap_is_judged_by_the_audits_features_kept():
                                  recall_relevant=np.nan, exact_relevant=None) for k, c in enumerate(counts)])  # fmt: skip
     row = _row(reproduction_table(records, ["mit9520"], optimism=frame([nested, scaled])), table="Table 1",
                dataset="ex1_rho05", method="l1_svm", metric="n_selected")  # fmt: skip
-    assert row.tried == ("features kept under the audits on the same folds: global_scaling 12.00 [10.00, 14.00]; "
-                         "none holds the published 8.60")  # fmt: skip
+    assert row.tried == ("features kept under the audits on the same folds: global_scaling 12.00 [10.00, 14.00] "
+                         "(-0.2 of the -3.6 needed); none holds the published 8.60 and moves our mean half-way to it")  # fmt: skip
 
 
 def test_gap_explained_by_recorded_evidence_only():
