@@ -222,7 +222,7 @@ def _audit_explanation(e: dict, setting, optimism: pd.DataFrame | None, ours: fl
     for r in rows.itertuples():
         mean, lo, hi = _audited(e, r)
         change, gap = _audit_change(e, r, optimism, ours)
-        if lo <= target <= hi and change * np.sign(gap) >= EXPLAINED_FRACTION * abs(gap):
+        if lo <= target <= hi and change * np.sign(gap) >= EXPLAINED_FRACTION * abs(gap) - 1e-9 * max(1.0, abs(gap)):
             cause = AUDIT_CAUSES.get(r.protocol, r.protocol)
             unit = " features" if e["metric"] == "n_selected" else ""
             return f"{cause} ({change:+.1f}{unit} measured, {r.protocol})"
