@@ -197,6 +197,21 @@ def test_partial_export_restore_and_finish_give_the_same_tables(mini_run, tmp_pa
     assert rows == [] and why == {"audits not in the record (restored or exported without them)": 2, "not in the export": 2}
 
 
+def test_a_subsets_records_do_not_make_the_whole_campaign_finished(mini_run, tmp_path):
+    """A results folder whose records.parquet is a subset run's (the jimenez2021 colon overlay before the
+    tables run): exporting the whole campaign from it is a partial export of the campaign's own finished jobs."""
+    wd, cfg = mini_run
+    results = tmp_path / "results" / "mini"
+    shutil.copytree(wd / "results" / "mini" / "runs", results / "runs")
+    (results / "runs" / "ex1_rho02" / "svm_rfe" / "default" / "fold-1.json").unlink()  # not finished
+    rec = pd.read_parquet(wd / "results" / "mini" / "records.parquet")
+    rec[rec["method"] == "l1_svm"].to_parquet(results / "records.parquet", index=False)  # the subset's store
+    dest = tmp_path / "reproduction" / "mini"
+    reproduce.export(results, dest, [cfg])
+    assert json.loads((dest / "provenance.json").read_text())["partial"] is True and not (dest / "tables").exists()
+    assert len(pd.read_parquet(dest / "records.parquet")) == len(rec) - 1
+
+
 def test_compare_records_prints_like_records_csv():
     """Floats compared as records.csv prints them (%.10g), NaN equal to NaN, lists as their JSON text."""
     base = pd.DataFrame([{c: None for c in reproduce.STABLE_COLUMNS}])

@@ -105,22 +105,37 @@ def provenance(results: Path, records: pd.DataFrame, configfiles, command: str |
     }  # fmt: skip
 
 
+def _job_key(r) -> tuple[str, str, str, int]:
+    return str(r["dataset"]), str(r["method"]), str(r["setting"]), int(r["fold"])
+
+
 def export(results: Path, dest: Path, configfiles, command: str | None = None) -> list[Path]:
-    """Copy a finished campaign's results into ``dest`` (see the module docstring); return the files."""
+    """Copy a finished campaign's results into ``dest`` (see the module docstring); return the files. The
+    campaign counts as finished when ``records.parquet`` holds every select job of ``configfiles``; else
+    (no store, or another run's, e.g. a subset's, in the same folder) the export is partial: the finished
+    select jobs of this campaign only."""
     from .results.record import read_records, write_store
 
     results, dest = Path(results), Path(dest)
     if not configfiles:
         raise SystemExit("export: --configfile is required (the campaign files the run used, in order)")
     config = merge_configs(configfiles)
+    from .config import select_jobs, validate_schema
+
+    expected = set(select_jobs(validate_schema(yaml.safe_load(yaml.safe_dump(config)))))
     partial = not (results / "records.parquet").is_file()
+    if not partial:
+        records = pd.read_parquet(results / "records.parquet")
+        # records.parquet of another run in the same folder (e.g. a subset's) does not make this one finished
+        partial = not expected <= {_job_key(r) for _, r in records.iterrows()}
     if partial:  # an unfinished campaign: its finished select jobs only, to resume from (restore)
         done = sorted((results / "runs").glob("*/*/*/fold-*.json"))
         if not done:
             raise SystemExit(f"{results}: no records.parquet and no finished select job")
         records = read_records(done)
-    else:
-        records = pd.read_parquet(results / "records.parquet")
+        records = records[[_job_key(r) in expected for _, r in records.iterrows()]].reset_index(drop=True)
+        if records.empty:
+            raise SystemExit(f"{results}: no finished select job of this campaign config")
     names = set(records["campaign"].astype(str))
     if names != {config.get("campaign", "default")}:
         raise SystemExit(f"export: the records are of campaign(s) {sorted(names)}, the config names {config.get('campaign')!r}")
