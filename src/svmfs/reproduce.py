@@ -109,6 +109,13 @@ def _job_key(r) -> tuple[str, str, str, int]:
     return str(r["dataset"]), str(r["method"]), str(r["setting"]), int(r["fold"])
 
 
+def _validated(config: dict) -> dict:
+    """A merged campaign config through the schema (defaults filled in), as the workflow sees it."""
+    from .config import validate_schema
+
+    return validate_schema(yaml.safe_load(yaml.safe_dump(config)))
+
+
 def export(results: Path, dest: Path, configfiles, command: str | None = None) -> list[Path]:
     """Copy a finished campaign's results into ``dest`` (see the module docstring); return the files. The
     campaign counts as finished when ``records.parquet`` holds every select job of ``configfiles``; else
@@ -120,9 +127,9 @@ def export(results: Path, dest: Path, configfiles, command: str | None = None) -
     if not configfiles:
         raise SystemExit("export: --configfile is required (the campaign files the run used, in order)")
     config = merge_configs(configfiles)
-    from .config import select_jobs, validate_schema
+    from .config import select_jobs
 
-    expected = set(select_jobs(validate_schema(yaml.safe_load(yaml.safe_dump(config)))))
+    expected = set(select_jobs(_validated(config)))
     partial = not (results / "records.parquet").is_file()
     if not partial:
         records = pd.read_parquet(results / "records.parquet")
@@ -487,11 +494,11 @@ def restorable(config: dict, records: pd.DataFrame) -> tuple[list[pd.Series], di
     job's config slice, and its method module and the select rule's script unchanged since the record's
     commit. Returns the rows and a count of the other jobs by reason."""
     from .analysis.optimism import IN_RECORD
-    from .config import campaign_methods, job_config, select_job_audits, select_jobs, validate_schema
+    from .config import campaign_methods, job_config, select_job_audits, select_jobs
     from .methods.registry import get_method
     from .results.record import config_hash
 
-    config = validate_schema(yaml.safe_load(yaml.safe_dump(config)))
+    config = _validated(config)
     by_key = {tuple(r[k] for k in JOB_KEY): r for _, r in records.iterrows()}
     methods = campaign_methods(config)
     ok, why, code_cache = [], {}, {}

@@ -168,10 +168,16 @@ def _audit_rows(e: dict, setting, optimism: pd.DataFrame | None) -> pd.DataFrame
         return None
     if e["metric"] == "n_selected" and "n_selected_mean" not in optimism:
         return None
-    rows = optimism[(optimism["dataset"] == e["dataset"]) & (optimism["method"] == e["method"])]
+    rows = _optimism_rows(optimism, e["dataset"], e["method"], setting)
+    return rows[rows["protocol"] != "nested"].sort_values("protocol", kind="stable")
+
+
+def _optimism_rows(optimism: pd.DataFrame, dataset, method, setting) -> pd.DataFrame:
+    """The rows of ``optimism.csv`` for one dataset (or pooled group), method and setting (any if None)."""
+    rows = optimism[(optimism["dataset"] == dataset) & (optimism["method"] == method)]
     if setting is not None and "setting" in rows:
         rows = rows[rows["setting"].astype(str) == str(setting)]
-    return rows[rows["protocol"] != "nested"].sort_values("protocol", kind="stable")
+    return rows
 
 
 def _published_accuracy(e: dict) -> float:
@@ -194,8 +200,8 @@ EXPLAINED_FRACTION = 0.5
 def _nested_mean(e: dict, r, optimism: pd.DataFrame) -> float:
     """The nested row's mean (accuracy in percent or features kept) beside audit row ``r``; NaN if absent."""
     col = "n_selected_mean" if e["metric"] == "n_selected" else "accuracy_mean"
-    nested = optimism[(optimism["dataset"] == r.dataset) & (optimism["method"] == r.method)
-                      & (optimism["setting"].astype(str) == str(r.setting)) & (optimism["protocol"] == "nested")]  # fmt: skip
+    rows = _optimism_rows(optimism, r.dataset, r.method, r.setting)
+    nested = rows[rows["protocol"] == "nested"]
     return float(nested[col].iloc[0]) if not nested.empty else float("nan")
 
 
