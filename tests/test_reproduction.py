@@ -61,7 +61,7 @@ def test_rinaldi_rows_from_the_fixture():
     assert r.difference == pytest.approx(87.5 - 88.33) and r.ours_sd == pytest.approx(np.std([75, 100], ddof=1))
     r = _row(t, table="Tables 1-2", dataset="colon", method="fs_svmcp", metric="n_selected")
     assert (r.published, r.ours, r.failures) == (9.3, 11.0, 1)
-    assert _row(t, table="Tables 1-2", dataset="duke", method="fs_svmcp", metric="test_accuracy").verdict == "not run: dataset not in campaign"
+    assert _row(t, table="Tables 1-2", dataset="ionosphere", method="fs_svmcp", metric="test_accuracy").verdict == "not run: dataset not in campaign"
     assert _row(t, table="Tables 1-2", dataset="lymphoma", method="fs_svmcp", metric="test_accuracy").verdict.startswith("not run: no public source")
     assert _row(t, table="Tables 3-4", dataset="colon", method="rfe_svm_matched").verdict == "not run: method not in campaign"
     assert pd.isna(_row(t, table="Table 5", dataset="colon", setting="n_features_to_select-20").ours)
@@ -344,6 +344,21 @@ def test_index_marks_a_stand_in_campaign_and_names_unreachable_data(tmp_path):
     assert "| `text_standin` | **stand-in:** text_like for 20NG |" in md.split("## Campaigns without published numbers")[1]
     (d / "provenance.json").write_text(json.dumps({"select_jobs": 2, "command": "c", "stand_in": "text_like for 20NG", "partial": True}))
     assert "- `text_standin`: 2 select jobs finished; `c`; **stand-in:** text_like for 20NG" in index_markdown(tmp_path)
+
+
+def test_public_data_this_machine_cannot_fetch_is_named_per_dataset(tmp_path):
+    """Rinaldi's duke, gina and sylva have registry entries but no copy here: their numbers say "not reachable
+    here" both in a committed campaign's table (not the vaguer "dataset not in campaign") and with no campaign;
+    a dataset without such an entry keeps the campaign's reason."""
+    from svmfs.reproduce import _unexported
+
+    t = reproduction_table(_records(), ["rinaldi2010"])
+    for table in (t, _unexported()[lambda f: f.paper == "rinaldi2010"]):
+        for name in ("duke", "gina", "sylva"):
+            rows = table[table.dataset == name]
+            assert len(rows) > 0 and rows.verdict.str.startswith(f"not run: not reachable here ({name}, ").all()
+    assert (t[t.dataset == "ionosphere"].verdict == "not run: dataset not in campaign").all()
+    assert t[t.dataset == "lymphoma"].verdict.str.startswith("not run: no public source").all()
 
 
 def test_one_kp_svm_split_is_judged_by_its_resamples():

@@ -209,9 +209,8 @@ def _without_verdicts(root: Path) -> list[tuple[str, dict]]:
 
 def _unexported() -> pd.DataFrame:
     """Every published number as no committed campaign has it: not run (or published without a number)."""
-    from .analysis.reproduction import COLUMNS, entry_key, published
+    from .analysis.reproduction import COLUMNS, data_not_run, entry_key, published
 
-    unavailable, unreachable = published().get("unavailable", {}), published().get("unreachable", {})
     rows = []
     for e in published()["entries"]:
         row = {c: None for c in COLUMNS}
@@ -221,12 +220,8 @@ def _unexported() -> pd.DataFrame:
         row["key"] = entry_key(e)
         if v is None:
             row["verdict"] = "no verdict: published without a number"
-        elif e["dataset"] in unavailable:
-            row["verdict"] = f"not run: no public source ({unavailable[e['dataset']]})"
-        elif f"{e['paper']}/{e['table']}" in unreachable:
-            row["verdict"] = f"not run: not reachable here ({unreachable[e['paper'] + '/' + e['table']]})"
         else:
-            row["verdict"] = "not run: no committed campaign"
+            row["verdict"] = data_not_run(e) or "not run: no committed campaign"
         rows.append(row)
     return pd.DataFrame(rows, columns=COLUMNS)
 

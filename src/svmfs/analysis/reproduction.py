@@ -304,9 +304,21 @@ def verdict(e: dict, vals, setting=None, optimism: pd.DataFrame | None = None) -
     return out
 
 
+def data_not_run(e: dict) -> str | None:
+    """The not-run verdict of a published entry whose data cannot be had here, else None: no public source
+    (``unavailable``, by dataset), or public but not reachable from the machine that ran the committed
+    campaigns (``unreachable``, by dataset or by "paper/table")."""
+    pub = published()
+    why = pub.get("unavailable", {}).get(e["dataset"])
+    if why:
+        return f"not run: no public source ({why})"
+    unreachable = pub.get("unreachable", {})
+    why = unreachable.get(e["dataset"]) or unreachable.get(f"{e['paper']}/{e['table']}")
+    return f"not run: not reachable here ({why})" if why else None
+
+
 def _not_run(e: dict, reason: str) -> str:
-    why = published().get("unavailable", {}).get(e["dataset"])
-    return f"not run: no public source ({why})" if why else f"not run: {reason}"
+    return data_not_run(e) or f"not run: {reason}"
 
 
 def reproduction_table(records: pd.DataFrame, papers: list[str], optimism: pd.DataFrame | None = None) -> pd.DataFrame:
