@@ -71,6 +71,29 @@ def test_export_leaves_out_an_oversized_figure_and_says_so(mini_run, tmp_path, m
     assert {p.name for p in (dest / "figures").glob("*.png")} == set(sizes) - set(left)
 
 
+def test_export_over_the_size_limit_keeps_the_previous_export(mini_run, tmp_path, monkeypatch):
+    """An export is built aside and swapped in whole: over the size limit, the committed folder stays as it
+    was and nothing half-written is left. Its wall time ends at the last select job, not at a later rerun of
+    an aggregation rule."""
+    wd, cfg = mini_run
+    results = tmp_path / "results"
+    shutil.copytree(wd / "results" / "mini", results)
+    dest = tmp_path / "out"
+    reproduce.export(results, dest, [cfg])
+    before = {p.relative_to(dest): p.read_bytes() for p in dest.rglob("*") if p.is_file()}
+    wall = json.loads((dest / "provenance.json").read_text())["wall_time_s"]
+    later = (results / "tables" / "reproduction.csv").stat().st_mtime + 3600.0  # the reproduction rule, an hour on
+    os.utime(results / "tables" / "reproduction.csv", (later, later))
+    monkeypatch.setattr(reproduce, "MAX_EXPORT_BYTES", 1000)
+    with pytest.raises(SystemExit, match="over the 0 MB limit"):
+        reproduce.export(results, dest, [cfg])
+    assert {p.relative_to(dest): p.read_bytes() for p in dest.rglob("*") if p.is_file()} == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "results"]
+    monkeypatch.undo()
+    reproduce.export(results, dest, [cfg])
+    assert json.loads((dest / "provenance.json").read_text())["wall_time_s"] == wall
+
+
 def test_export_holds_report_tables_figures_records_config_provenance(exported):
     for rel in ("report/reproduction.md", "tables/reproduction.csv", "tables/summary.csv", "records.parquet",
                 "records.csv", "figures/accuracy_vs_features.png", "config.yaml", "provenance.json"):  # fmt: skip

@@ -59,8 +59,9 @@ def merge_configs(paths) -> dict:
 
 def _benchmark_seconds(results: Path) -> tuple[float, float | None]:
     """Sum of the jobs' benchmark seconds, and the wall span from the first select job's start to the
-    last output (over every session a resumed campaign took)."""
-    total, starts = 0.0, []
+    last one's end (over every session a resumed campaign took; a later rerun of the aggregation rules
+    does not count)."""
+    total, starts, ends = 0.0, [], []
     for tsv in sorted((results / "benchmarks").rglob("*.tsv")):
         try:
             s = float(pd.read_csv(tsv, sep="\t")["s"].iloc[-1])
@@ -72,7 +73,7 @@ def _benchmark_seconds(results: Path) -> tuple[float, float | None]:
             out = results / "runs" / rel.parent.relative_to("select") / (rel.stem + ".json")
             if out.is_file():
                 starts.append(out.stat().st_mtime - s)
-    ends = [p.stat().st_mtime for p in results.rglob("*") if p.is_file()]
+                ends.append(out.stat().st_mtime)
     span = (max(ends) - min(starts)) if starts and ends else None
     return total, span
 
@@ -146,10 +147,13 @@ def export(results: Path, dest: Path, configfiles, command: str | None = None) -
     names = set(records["campaign"].astype(str))
     if names != {config.get("campaign", "default")}:
         raise SystemExit(f"export: the records are of campaign(s) {sorted(names)}, the config names {config.get('campaign')!r}")
+    # provenance first: the export's git sha is the tree's before this export rewrites committed files
+    prov = {**provenance(results, records, configfiles, command, config), "partial": partial}
+    final, dest = dest, dest.with_name(dest.name + ".export-tmp")  # built aside, swapped in when complete
     if dest.exists():
         shutil.rmtree(dest)
+    dest.mkdir(parents=True)
     if partial:
-        dest.mkdir(parents=True)
         write_store(records, dest / "records.parquet", dest / "records.csv")
     wanted = []
     if not partial:  # (a partial export takes no report or table: they would be an earlier run's)
@@ -171,15 +175,18 @@ def export(results: Path, dest: Path, configfiles, command: str | None = None) -
         "# The campaign config of this export: " + " + ".join(str(p) for p in configfiles) + " (merged)\n"
         + yaml.safe_dump(config, sort_keys=False)
     )  # fmt: skip
-    prov = {**provenance(results, records, configfiles, command, config), "partial": partial}
     if left_out:  # e.g. one panel per dataset of a campaign with 1300 replicate datasets
         prov["figures_left_out"] = {"files": left_out, "why": f"over {MAX_FIGURE_BYTES / 2**20:.0f} MB each; rebuilt by the figures rule"}
     (dest / "provenance.json").write_text(json.dumps(prov, indent=1, sort_keys=True) + "\n")
     files += [dest / "config.yaml", dest / "provenance.json"] + ([dest / "records.parquet", dest / "records.csv"] if partial else [])
     size = sum(f.stat().st_size for f in files)
     if size > MAX_EXPORT_BYTES:
-        raise SystemExit(f"export: {size / 2**20:.1f} MB in {dest}, over the {MAX_EXPORT_BYTES / 2**20:.0f} MB limit")
-    return files
+        shutil.rmtree(dest)
+        raise SystemExit(f"export: {size / 2**20:.1f} MB for {final}, over the {MAX_EXPORT_BYTES / 2**20:.0f} MB limit (nothing written)")
+    if final.exists():
+        shutil.rmtree(final)
+    dest.rename(final)
+    return [final / f.relative_to(dest) for f in files]
 
 
 # ---------------------------------------------------------------------------------------------- index
