@@ -59,8 +59,9 @@ def merge_configs(paths) -> dict:
 
 def _benchmark_seconds(results: Path) -> tuple[float, float | None]:
     """Sum of the jobs' benchmark seconds, and the wall span from the first select job's start to the
-    last one's end (over every session a resumed campaign took; a later rerun of the aggregation rules
-    does not count)."""
+    last one's end as the results folder's files show them: over every session a resumed campaign took;
+    a later rerun of the aggregation rules does not count, nor does a job restored from an export
+    (restore writes no benchmark file)."""
     total, starts, ends = 0.0, [], []
     for tsv in sorted((results / "benchmarks").rglob("*.tsv")):
         try:
