@@ -226,13 +226,20 @@ def test_a_subsets_records_do_not_make_the_whole_campaign_finished(mini_run, tmp
     wd, cfg = mini_run
     results = tmp_path / "results" / "mini"
     shutil.copytree(wd / "results" / "mini" / "runs", results / "runs")
+    shutil.copytree(wd / "results" / "mini" / "benchmarks" / "select", results / "benchmarks" / "select")
     (results / "runs" / "ex1_rho02" / "svm_rfe" / "default" / "fold-1.json").unlink()  # not finished
     rec = pd.read_parquet(wd / "results" / "mini" / "records.parquet")
     rec[rec["method"] == "l1_svm"].to_parquet(results / "records.parquet", index=False)  # the subset's store
     dest = tmp_path / "reproduction" / "mini"
     reproduce.export(results, dest, [cfg])
-    assert json.loads((dest / "provenance.json").read_text())["partial"] is True and not (dest / "tables").exists()
+    prov = json.loads((dest / "provenance.json").read_text())
+    assert prov["partial"] is True and not (dest / "tables").exists()
     assert len(pd.read_parquet(dest / "records.parquet")) == len(rec) - 1
+    # the benchmark seconds are the exported jobs' (the unfinished job's benchmark file is not counted)
+    bench = results / "benchmarks" / "select" / "ex1_rho02"
+    seconds = [float(pd.read_csv(p, sep="\t")["s"].iloc[-1]) for p in sorted(bench.rglob("*.tsv"))]
+    unfinished = float(pd.read_csv(bench / "svm_rfe" / "default" / "fold-1.tsv", sep="\t")["s"].iloc[-1])
+    assert len(seconds) == 4 and prov["job_benchmark_s"] == pytest.approx(sum(seconds) - unfinished, abs=0.051)
 
 
 def test_compare_records_prints_like_records_csv():

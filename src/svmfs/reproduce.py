@@ -57,24 +57,28 @@ def merge_configs(paths) -> dict:
     return config
 
 
-def _benchmark_seconds(results: Path) -> tuple[float, float | None]:
+def _benchmark_seconds(results: Path, jobs: set) -> tuple[float, float | None]:
     """Sum of the jobs' benchmark seconds, and the wall span from the first select job's start to the
-    last one's end as the results folder's files show them: over every session a resumed campaign took;
-    a later rerun of the aggregation rules does not count, nor does a job restored from an export
-    (restore writes no benchmark file)."""
+    last one's end as the results folder's files show them (over every session a resumed campaign took).
+    Select jobs count only if in ``jobs`` (the exported records' keys: another run's jobs in the same
+    folder, e.g. a subset's, do not); a later rerun of the aggregation rules does not extend the span;
+    a job restored from an export has no benchmark file and does not count."""
     total, starts, ends = 0.0, [], []
     for tsv in sorted((results / "benchmarks").rglob("*.tsv")):
         try:
             s = float(pd.read_csv(tsv, sep="\t")["s"].iloc[-1])
         except (OSError, ValueError, KeyError, IndexError, pd.errors.ParserError):
             continue
-        total += s
         rel = tsv.relative_to(results / "benchmarks")
         if rel.parts[0] == "select":
+            fold = rel.stem.removeprefix("fold-")
+            if len(rel.parts) != 5 or not fold.isdigit() or (*rel.parts[1:4], int(fold)) not in jobs:
+                continue
             out = results / "runs" / rel.parent.relative_to("select") / (rel.stem + ".json")
             if out.is_file():
                 starts.append(out.stat().st_mtime - s)
                 ends.append(out.stat().st_mtime)
+        total += s
     span = (max(ends) - min(starts)) if starts and ends else None
     return total, span
 
@@ -83,7 +87,7 @@ def provenance(results: Path, records: pd.DataFrame, configfiles, command: str |
     """Git SHA(s), versions, machine(s), wall time and the command of a finished campaign."""
     from .results.record import git_sha, provenance as job_provenance
 
-    job_s, span = _benchmark_seconds(results)
+    job_s, span = _benchmark_seconds(results, {_job_key(r) for _, r in records.iterrows()})
     versions = records["versions"].dropna().astype(str).value_counts() if "versions" in records else pd.Series(dtype=int)
     return {
         "campaign": str(records["campaign"].iloc[0]) if len(records) else None,
