@@ -102,6 +102,8 @@ def test_export_holds_report_tables_figures_records_config_provenance(exported):
     assert yaml.safe_load((exported / "config.yaml").read_text()) == MINI
     prov = json.loads((exported / "provenance.json").read_text())
     assert prov["select_jobs"] == 4 and prov["wall_time_s"] > 0 and "--configfile" in prov["command"]
+    assert prov["wall_time_s"] == pytest.approx(prov["select_wall_s"] + prov["aggregation_s"], abs=0.11)
+    assert 0 < prov["aggregation_s"] < prov["job_benchmark_s"]
     assert set(prov) >= {"job_git_sha", "job_hosts", "job_versions", "export_git_sha", "machine", "job_benchmark_s"}
     assert sum(f.stat().st_size for f in exported.rglob("*") if f.is_file()) < reproduce.MAX_EXPORT_BYTES
 

@@ -57,13 +57,17 @@ def merge_configs(paths) -> dict:
     return config
 
 
-def _benchmark_seconds(results: Path, jobs: set) -> tuple[float, float | None]:
-    """Sum of the jobs' benchmark seconds, and the wall span from the first select job's start to the
-    last one's end as the results folder's files show them (over every session a resumed campaign took).
-    Select jobs count only if in ``jobs`` (the exported records' keys: another run's jobs in the same
-    folder, e.g. a subset's, do not); a later rerun of the aggregation rules does not extend the span;
-    a job restored from an export has no benchmark file and does not count."""
-    total, starts, ends = 0.0, [], []
+def _benchmark_seconds(results: Path, jobs: set) -> dict:
+    """Benchmark seconds of a campaign's jobs, as the results folder's files show them.
+
+    ``job_benchmark_s``: the sum over every job (select jobs only if in ``jobs``, the exported records'
+    keys: another run's select jobs in the same folder, e.g. a subset's, do not count; a job restored from
+    an export has no benchmark file). ``select_wall_s``: from the first select job's start to the last one's
+    end, over every session a resumed campaign took. ``aggregation_s``: the other rules' seconds (their
+    last runs). ``wall_time_s`` = select_wall_s + aggregation_s, the wall time of one run that selects and
+    then aggregates (a later rerun of an aggregation rule replaces its seconds; it does not stretch a span).
+    """
+    total, other, starts, ends = 0.0, 0.0, [], []
     for tsv in sorted((results / "benchmarks").rglob("*.tsv")):
         try:
             s = float(pd.read_csv(tsv, sep="\t")["s"].iloc[-1])
@@ -78,16 +82,18 @@ def _benchmark_seconds(results: Path, jobs: set) -> tuple[float, float | None]:
             if out.is_file():
                 starts.append(out.stat().st_mtime - s)
                 ends.append(out.stat().st_mtime)
+        else:
+            other += s
         total += s
-    span = (max(ends) - min(starts)) if starts and ends else None
-    return total, span
+    span = (max(ends) - min(starts)) if starts else None
+    return {"job_benchmark_s": round(total, 1), "select_wall_s": None if span is None else round(span, 1),
+            "aggregation_s": round(other, 1), "wall_time_s": None if span is None else round(span + other, 1)}  # fmt: skip
 
 
 def provenance(results: Path, records: pd.DataFrame, configfiles, command: str | None, config: dict | None = None) -> dict:
     """Git SHA(s), versions, machine(s), wall time and the command of a finished campaign."""
     from .results.record import git_sha, provenance as job_provenance
 
-    job_s, span = _benchmark_seconds(results, {_job_key(r) for _, r in records.iterrows()})
     versions = records["versions"].dropna().astype(str).value_counts() if "versions" in records else pd.Series(dtype=int)
     return {
         "campaign": str(records["campaign"].iloc[0]) if len(records) else None,
@@ -99,8 +105,7 @@ def provenance(results: Path, records: pd.DataFrame, configfiles, command: str |
         "export_versions": job_provenance(ROOT)["versions"],
         "machine": {"platform": platform.platform(), "python": platform.python_version(), "cpus": os.cpu_count()},
         "select_fit_and_tune_s": float(records[["fit_time_s", "tune_time_s"]].astype(float).sum().sum()),
-        "job_benchmark_s": round(job_s, 1),
-        "wall_time_s": round(span, 1) if span is not None else None,
+        **_benchmark_seconds(results, {_job_key(r) for _, r in records.iterrows()}),
         "configfiles": [str(p) for p in configfiles],
         "reduced": any("reduced" in Path(p).parts for p in configfiles),
         "stand_in": (config or {}).get("stand_in"),
