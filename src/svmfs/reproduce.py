@@ -57,36 +57,37 @@ def merge_configs(paths) -> dict:
     return config
 
 
-def _benchmark_seconds(results: Path, jobs: set) -> dict:
+def _benchmark_seconds(results: Path, records: pd.DataFrame) -> dict:
     """Benchmark seconds of a campaign's jobs, as the results folder's files show them.
 
-    ``job_benchmark_s``: the sum over every job (select jobs only if in ``jobs``, the exported records'
-    keys: another run's select jobs in the same folder, e.g. a subset's, do not count; a job restored from
-    an export has no benchmark file). ``select_wall_s``: from the first select job's start to the last one's
-    end, over every session a resumed campaign took. ``aggregation_s``: the other rules' seconds (their
-    last runs). ``wall_time_s`` = select_wall_s + aggregation_s, the wall time of one run that selects and
-    then aggregates (a later rerun of an aggregation rule replaces its seconds; it does not stretch a span).
+    ``job_benchmark_s``: the sum over the select jobs of ``records`` (another run's select jobs in the same
+    folder, e.g. a subset's, do not count; a job restored from an export has no benchmark file) and every
+    other rule. ``select_wall_s``: from the first select job's start to the last one's end, over every
+    session a resumed campaign took. ``aggregation_s``: the other rules' seconds (their last runs).
+    ``wall_time_s`` = select_wall_s + aggregation_s, the wall time of one run that selects and then
+    aggregates (a later rerun of an aggregation rule replaces its seconds; it does not stretch a span).
     """
-    total, other, starts, ends = 0.0, 0.0, [], []
-    for tsv in sorted((results / "benchmarks").rglob("*.tsv")):
+
+    def seconds(tsv: Path) -> float | None:
         try:
-            s = float(pd.read_csv(tsv, sep="\t")["s"].iloc[-1])
+            return float(pd.read_csv(tsv, sep="\t")["s"].iloc[-1])
         except (OSError, ValueError, KeyError, IndexError, pd.errors.ParserError):
+            return None
+
+    bench = results / "benchmarks"
+    selected, starts, ends = 0.0, [], []
+    for _, r in records.iterrows():
+        out = _job_path(results, r)
+        s = seconds(bench / "select" / out.relative_to(results / "runs").with_suffix(".tsv"))
+        if s is None:
             continue
-        rel = tsv.relative_to(results / "benchmarks")
-        if rel.parts[0] == "select":
-            fold = rel.stem.removeprefix("fold-")
-            if len(rel.parts) != 5 or not fold.isdigit() or (*rel.parts[1:4], int(fold)) not in jobs:
-                continue
-            out = results / "runs" / rel.parent.relative_to("select") / (rel.stem + ".json")
-            if out.is_file():
-                starts.append(out.stat().st_mtime - s)
-                ends.append(out.stat().st_mtime)
-        else:
-            other += s
-        total += s
+        selected += s
+        if out.is_file():
+            starts.append(out.stat().st_mtime - s)
+            ends.append(out.stat().st_mtime)
+    other = sum(seconds(t) or 0.0 for t in sorted(bench.rglob("*.tsv")) if t.relative_to(bench).parts[0] != "select")
     span = (max(ends) - min(starts)) if starts else None
-    return {"job_benchmark_s": round(total, 1), "select_wall_s": None if span is None else round(span, 1),
+    return {"job_benchmark_s": round(selected + other, 1), "select_wall_s": None if span is None else round(span, 1),
             "aggregation_s": round(other, 1), "wall_time_s": None if span is None else round(span + other, 1)}  # fmt: skip
 
 
@@ -105,7 +106,7 @@ def provenance(results: Path, records: pd.DataFrame, configfiles, command: str |
         "export_versions": job_provenance(ROOT)["versions"],
         "machine": {"platform": platform.platform(), "python": platform.python_version(), "cpus": os.cpu_count()},
         "select_fit_and_tune_s": float(records[["fit_time_s", "tune_time_s"]].astype(float).sum().sum()),
-        **_benchmark_seconds(results, {_job_key(r) for _, r in records.iterrows()}),
+        **_benchmark_seconds(results, records),
         "configfiles": [str(p) for p in configfiles],
         "reduced": any("reduced" in Path(p).parts for p in configfiles),
         "stand_in": (config or {}).get("stand_in"),
