@@ -49,6 +49,7 @@ BAD_CONFIGS = [
     ({"methods": {"fisher": {"grid": {"n_features_to_select": []}}}}, "methods.fisher.grid.n_features_to_select: [] should be non-empty"),
     ({"methods": {"fisher": {"grid": {"n_features_to_select": [0]}}}}, "methods.fisher.grid.n_features_to_select: must be an integer >= 1, got 0"),
     ({"methods": {"svm_rfe": {"grid": {"C": [1.0, -2.0]}}}}, "methods.svm_rfe.grid.C: must be > 0, got -2.0"),
+    ({"methods": {"milp_fs": {"params": {"node_limit": 2.5}}}}, "methods.milp_fs.params.node_limit: must be an integer >= 1, got 2.5"),
     ({"methods": {"fisher": {"grid": {"k": [1]}}}}, "methods.fisher.grid.k: not a parameter of fisher"),
     ({"final_classifier": {"linear": {"C": [0]}}}, "final_classifier.linear.C.0: 0 is less than or equal to the minimum of 0"),
     ({"splits": {"kind": "stratified_kfold", "n_splits": 50}}, "splits.n_splits = 50 exceeds the smallest class of dataset 'sparse_polynomial'"),

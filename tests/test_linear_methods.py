@@ -136,6 +136,31 @@ def test_milp_fs_time_limit_is_a_status_not_an_error():
     assert sel.support_.shape == (120,)
 
 
+def test_milp_fs_node_limit_stops_at_the_same_feasible_incumbent_every_time():
+    X, y, _ = mit_example1(n=120, p=60, k0=10, rho=0.5, seed=6)
+    C, B, M, limit = 10.0, 5, 1.0, 20
+    a, b = (MILPFS(C=C, B=B, M=M, time_limit=600, lp_first=False, node_limit=limit).fit(X, y) for _ in range(2))
+    d = a.diagnostics_
+    assert d["n_iter"] <= limit  # HiGHS explored at most the nodes allowed
+    assert d["status"] in ("ok", "max_iter")
+    assert np.array_equal(a.weights_, b.weights_) and d["objective"] == b.diagnostics_["objective"]  # deterministic
+    # the incumbent is a feasible point of the MILP and its objective is the one reported
+    w, b0, yy = a.weights_, a.intercept_, np.where(y == a.classes_[1], 1.0, -1.0)
+    assert a.support_.sum() <= B and np.all(np.abs(w) <= M + 1e-7) and np.all(np.abs(w[~a.support_]) <= 1e-9)
+    hinge = np.maximum(0.0, 1.0 - yy * (X @ w + b0)).sum()
+    assert d["objective"] == pytest.approx(np.abs(w).sum() + C * hinge, rel=1e-6)
+    assert d["bound"] <= d["objective"] * (1 + 1e-9)
+    # "max_iter" only when the bound leaves a gap; "ok" only when it closes it (HiGHS's relative gap 1e-4)
+    closed = d["objective"] - d["bound"] <= 1e-4 * abs(d["objective"]) + 1e-6
+    assert closed == (d["status"] == "ok")
+
+
+def test_milp_fs_rejects_a_node_limit_that_is_not_a_positive_integer():
+    X, y, _ = mit_example1(n=40, p=8, k0=3, rho=0.3, seed=5)
+    with pytest.raises(ValueError, match="node_limit"):
+        MILPFS(B=3, node_limit=0.5).fit(X, y)
+
+
 @pytest.mark.parametrize("make", [lambda: L1SVM(C=1.0), lambda: FSSVMCP(C_grid=[0.01, 0.1, 1.0], cv=5)])
 def test_recovers_mit_example1_relevant_features(make):
     X, y, rel = mit_example1(n=100, p=200, k0=10, rho=0.0, seed=3)

@@ -325,7 +325,7 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
                     for v in values:
                         if not isinstance(v, (int, float)) or isinstance(v, bool) or v <= 0:
                             errs.append(f"methods.{name}.{section}.{param}: must be > 0, got {v!r}")
-                if param == "n_features_to_select":
+                if param in ("n_features_to_select", "node_limit"):
                     for v in values:
                         if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 1):
                             errs.append(f"methods.{name}.{section}.{param}: must be an integer >= 1, got {v!r}")

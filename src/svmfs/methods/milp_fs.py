@@ -10,6 +10,12 @@ solved off the shelf as Jimenez-Cordero et al. (2021, section 4.3) do, with HiGH
 Choice: the 1-norm of w as the regulariser (the linear L1-SVM the paper names). A time limit that
 expires returns the incumbent with status ``time_limit`` (or ``solver_error`` if there is none).
 
+Choice: a node limit (``node_limit``, HiGHS's ``mip_max_nodes``) as the deterministic cap on the branch
+and bound. The paper runs CPLEX with its defaults under a 24-hour limit; a wall-clock limit short enough
+for a campaign makes the incumbent, and so the record, depend on the machine's speed. A node limit stops
+at the same node on any machine (one HiGHS thread, fixed seed): status ``max_iter``, the incumbent kept,
+its bound and the node count (``n_iter``) recorded.
+
 Shortcut (``lp_first``, exact): the LP relaxation (z in [0, 1]) is solved first. If its w has at most B
 nonzeros, setting z_j = 1 on them gives an integer point with the relaxation's objective, a lower bound
 for the MILP: it is optimal, and the branch and bound is skipped. This happens when the budget does not
@@ -59,16 +65,20 @@ class MILPFS(LinearModelSelector):
         Big-M bound on |w_j|.
     time_limit : float
         HiGHS time limit in seconds for the fit (the relaxation and the MILP together).
+    node_limit : int or None
+        Branch-and-bound nodes at most (HiGHS ``mip_max_nodes``); None: no limit. Reaching it gives
+        status ``max_iter`` with the incumbent, the same on every machine.
     lp_first : bool
         Solve the LP relaxation first and keep it when it has at most B nonzeros (exact; see above).
     """
 
-    def __init__(self, C=1.0, B=10, M=1.0, time_limit=60.0, lp_first=True):
+    def __init__(self, C=1.0, B=10, M=1.0, time_limit=60.0, lp_first=True, node_limit=None):
         self.C = C
         self.B = B
         self.M = M
         self.time_limit = time_limit
         self.lp_first = lp_first
+        self.node_limit = node_limit
 
     def _solve(self, m, time_limit):
         from pyomo.contrib.appsi.solvers.highs import Highs
@@ -77,7 +87,11 @@ class MILPFS(LinearModelSelector):
         solver.config.time_limit = max(float(time_limit), 1e-3)
         solver.config.load_solution = False
         solver.highs_options = {"random_seed": 0, "threads": 1}
-        return solver.solve(m)
+        if self.node_limit is not None:
+            solver.highs_options["mip_max_nodes"] = int(self.node_limit)
+        res = solver.solve(m)
+        self._nodes = int(solver._solver_model.getInfo().mip_node_count)  # appsi keeps the highspy model
+        return res
 
     def _relaxation_is_optimal(self, m, p, time_limit):
         """Solve the LP relaxation of ``m``; keep it (and return True) if its w has at most B nonzeros."""
@@ -104,6 +118,9 @@ class MILPFS(LinearModelSelector):
     def _fit(self, X, y):
         import pyomo.environ as pyo
 
+        nodes = self.node_limit
+        if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, (int, np.integer)) or nodes < 1):
+            raise ValueError(f"MILPFS: node_limit must be an integer >= 1 or None, got {self.node_limit!r}")
         start = time.perf_counter()
         m = build_model(X, y, self.C, self.B, self.M)
         if self.lp_first and self._relaxation_is_optimal(m, X.shape[1], self.time_limit - (time.perf_counter() - start)):
@@ -114,6 +131,9 @@ class MILPFS(LinearModelSelector):
         if has_solution:
             res.solution_loader.load_vars()
         status = "ok" if tc.endswith("optimal") else ("time_limit" if "maxTimeLimit" in tc or "time" in tc.lower() else "solver_error")
+        if tc.endswith("maxIterations") and self.node_limit is not None and self._nodes >= self.node_limit:
+            status = "max_iter"
+        self.diagnostics_["n_iter"] = self._nodes
         if not has_solution:
             self.support_ = np.zeros(X.shape[1], dtype=bool)
             self.weights_, self.intercept_ = np.zeros(X.shape[1]), 0.0
