@@ -39,11 +39,11 @@ def timed_fit(X, y, **params):
 
 
 def nodes_row(X, y, **params):
-    t, c = time.perf_counter(), time.process_time()
-    sel = MILPFS(lp_first=True, **params).fit(X, y)
+    c = time.process_time()
+    wall, sel = timed_fit(X, y, **params)
     d = sel.diagnostics_
     gap = (d["objective"] - d["bound"]) / abs(d["objective"]) if d.get("bound") is not None else float("nan")
-    return sel, d, gap, time.perf_counter() - t, time.process_time() - c
+    return sel, d, gap, wall, time.process_time() - c
 
 
 def main_nodes(names, node_limit=50000):
@@ -53,7 +53,7 @@ def main_nodes(names, node_limit=50000):
         B, M, _ = CASES[name]
         X, y, fold = train_side(name, fold_index=0)
         for C in (1.0, 1e2, 1e4):
-            for params in ({"node_limit": node_limit, "time_limit": 600.0}, {"time_limit": 600.0}):
+            for params in ({"node_limit": node_limit}, {}):  # timed_fit sets the 600 s time limit in both
                 sel, d, gap, wall, cpu = nodes_row(X, y, C=C, B=B, M=M, **params)
                 again = ""
                 if "node_limit" in params:

@@ -81,6 +81,7 @@ class MILPFS(LinearModelSelector):
         self.node_limit = node_limit
 
     def _solve(self, m, time_limit):
+        """HiGHS on ``m``: (Pyomo's results, branch-and-bound nodes explored)."""
         from pyomo.contrib.appsi.solvers.highs import Highs
 
         solver = Highs()
@@ -90,8 +91,7 @@ class MILPFS(LinearModelSelector):
         if self.node_limit is not None:
             solver.highs_options["mip_max_nodes"] = int(self.node_limit)
         res = solver.solve(m)
-        self._nodes = int(solver._solver_model.getInfo().mip_node_count)  # appsi keeps the highspy model
-        return res
+        return res, int(solver._solver_model.getInfo().mip_node_count)  # appsi keeps the highspy model
 
     def _relaxation_is_optimal(self, m, p, time_limit):
         """Solve the LP relaxation of ``m``; keep it (and return True) if its w has at most B nonzeros."""
@@ -99,7 +99,7 @@ class MILPFS(LinearModelSelector):
 
         for j in m.J:
             m.z[j].domain = pyo.UnitInterval
-        res = self._solve(m, time_limit)
+        res, _ = self._solve(m, time_limit)
         for j in m.J:
             m.z[j].domain = pyo.Binary
         if not str(res.termination_condition).endswith("optimal"):
@@ -125,15 +125,15 @@ class MILPFS(LinearModelSelector):
         m = build_model(X, y, self.C, self.B, self.M)
         if self.lp_first and self._relaxation_is_optimal(m, X.shape[1], self.time_limit - (time.perf_counter() - start)):
             return
-        res = self._solve(m, self.time_limit - (time.perf_counter() - start))
+        res, n_nodes = self._solve(m, self.time_limit - (time.perf_counter() - start))
         tc = str(res.termination_condition)
         has_solution = res.best_feasible_objective is not None
         if has_solution:
             res.solution_loader.load_vars()
         status = "ok" if tc.endswith("optimal") else ("time_limit" if "maxTimeLimit" in tc or "time" in tc.lower() else "solver_error")
-        if tc.endswith("maxIterations") and self.node_limit is not None and self._nodes >= self.node_limit:
+        if tc.endswith("maxIterations") and self.node_limit is not None and n_nodes >= self.node_limit:
             status = "max_iter"
-        self.diagnostics_["n_iter"] = self._nodes
+        self.diagnostics_["n_iter"] = n_nodes
         if not has_solution:
             self.support_ = np.zeros(X.shape[1], dtype=bool)
             self.weights_, self.intercept_ = np.zeros(X.shape[1]), 0.0
