@@ -12,6 +12,15 @@ with ``node_limit`` = 50000 as jimenez2021 sets it, then the same fit again (the
 bit for bit), and one fit with the former 600 s time limit alone; status, nodes, objective, bound, gap,
 wall and CPU seconds.
 Usage: python benchmarks/bench_milp_fs.py --nodes [DATASET ...]   (default: wdbc pima)
+
+``--c-path``: pima's MILP-FS on all 10 outer folds of jimenez2021 over the paper's whole C grid (section
+4.3: 1e-4 ... 1e-1, 1, 2, ..., 9, 10, ..., 1e4; the campaign tunes over 5 of its values). Per C: the
+test accuracy of the hyperplane w.x + b on each outer fold, the features kept, and on how many folds it
+predicts the majority class for every test sample (the paper: its MILP-FS off the shelf "just predicts
+correctly the predominant class" on diabetes, 67.44 %). Then whole select jobs (``run_select_job``, the
+campaign's seeds) with the campaign's grid, whose records must equal the committed ones, and with the
+paper's whole grid: nested accuracy and the test_tuned audit.
+Usage: python benchmarks/bench_milp_fs.py --c-path
 """
 
 from __future__ import annotations
@@ -81,9 +90,74 @@ def main(names):
                   f"| {agree} ({o_lp:.10g} / {o_bb:.10g}) |", flush=True)  # fmt: skip
 
 
+PAPER_C = (1e-4, 1e-3, 1e-2, 1e-1, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 1e2, 1e3, 1e4)
+
+
+def main_c_path(name="pima", published=67.44):
+    import json
+
+    import pandas as pd
+
+    from bench_mmfs import ROOT, SHARED
+    from svmfs.analysis.reproduction import t_interval
+    from svmfs.config import job_campaign_config, job_method_config, load_config
+    from svmfs.data.formats import read_download
+    from svmfs.data.registry import load_registry
+    from svmfs.protocol.normalize import normalize_fold
+    from svmfs.protocol.seeds import derive_seed
+    from svmfs.protocol.select_job import run_select_job
+    from svmfs.protocol.splits import make_splits
+
+    cfg = load_config(ROOT / "reproduction" / "jimenez2021" / "config.yaml", workdir=ROOT)  # the export's config
+    camp, method_cfg = job_campaign_config(cfg, name, "milp_fs"), job_method_config(cfg, name, "milp_fs")
+    ds = read_download(name, load_registry(ROOT / "config" / "datasets.yaml")[name], SHARED)
+    folds = make_splits(ds.y, camp["splits"], derive_seed(cfg["seed"], "splits", name), name)
+    params = method_cfg["params"]
+    committed = pd.read_parquet(ROOT / "reproduction" / "jimenez2021" / "records.parquet")
+    committed = committed[(committed.dataset == name) & (committed.method == "milp_fs")].set_index("fold")
+
+    def summary(accs):
+        lo, hi = t_interval(accs)
+        inside = "yes" if lo <= published / 100 <= hi else "no"
+        return f"{100 * np.mean(accs):.2f} [{100 * lo:.2f}, {100 * hi:.2f}] | {inside}"
+
+    print(f"### Per C, {name}, 10 outer folds (published {published}; majority class "
+          f"{100 * max(np.mean(ds.y == c) for c in np.unique(ds.y)):.2f} %)\n")  # fmt: skip
+    print("| C | test accuracy, mean [95 % t] | published inside | features (min-max) | folds predicting one class only |")
+    print("| --- | --- | --- | --- | --- |")
+    for C in PAPER_C:
+        accs, nsel, one_class = [], [], 0
+        for f in folds:
+            tr, te = np.asarray(f["train"]), np.asarray(f["test"])
+            Xtr, Xte, _ = normalize_fold(ds.X.astype(float), tr, te, camp["normalization"]["method"])
+            sel = MILPFS(C=C, **params).fit(Xtr, ds.y[tr])
+            pred = sel.own_predict(Xte)  # how the campaign's final classifier ``own`` scores it
+            accs.append(float(np.mean(pred == ds.y[te])))
+            nsel.append(int(sel.support_.sum()))
+            one_class += int(np.unique(pred).size == 1)
+        print(f"| {C:g} | {summary(accs)} | {min(nsel)}-{max(nsel)} | {one_class} of {len(folds)} |", flush=True)
+
+    print("\n### Whole select jobs (inner 5-fold CV, the campaign's seeds)\n")
+    print("| C grid | nested accuracy [95 % t] | published inside | test_tuned [95 % t] | published inside | equal to the committed records |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for label, grid in (("campaign's 5 values", method_cfg["grid"]["C"]), ("paper's 17 values", list(PAPER_C))):
+        job_cfg = {**method_cfg, "grid": {"C": grid}}
+        nested, tuned, same = [], [], 0
+        for f in folds:
+            seed = derive_seed(cfg["seed"], name, str(f["fold"]), "milp_fs", "default")
+            rec = run_select_job(ds.X, ds.y, f, "milp_fs", job_cfg, camp, seed)
+            nested.append(rec["test_accuracy"])
+            tuned.append(rec["audit_test_tuned_accuracy"])
+            c = committed.loc[f["fold"]]
+            same += int(rec["test_accuracy"] == c["test_accuracy"] and json.loads(c["selected"]) == rec["selected"])
+        print(f"| {label} | {summary(nested)} | {summary(tuned)} | {same} of {len(folds)} |", flush=True)
+
+
 if __name__ == "__main__":
     with threadpool_limits(1):
-        if sys.argv[1:2] == ["--nodes"]:
+        if sys.argv[1:2] == ["--c-path"]:
+            main_c_path()
+        elif sys.argv[1:2] == ["--nodes"]:
             main_nodes(sys.argv[2:] or ["wdbc", "pima"])
         else:
             main(sys.argv[1:] or list(CASES))
