@@ -82,7 +82,8 @@ def test_best_setting_and_top_features():
     assert _row(t_sel, table="Table 3", dataset="wdbc", method="mm_fs", setting="C2-0.7").ours == "21 22 25 28"
     assert "named" not in str(_row(reproduction_table(_records().drop(columns="selected_names"), ["jimenez2021"]),
                                     table="Table 4", dataset="wdbc", method="mm_fs").note)
-    assert _row(t, table="Table 2", dataset="wdbc", method="kp_fs_adhoc").verdict == "not run: method not in campaign"
+    assert _row(t, table="Table 2", dataset="wdbc", method="svm_rbf").verdict == "not run: method not in campaign"
+    assert _row(t, table="Table 2", dataset="wdbc", method="kp_fs_adhoc").verdict.startswith("not run: copied from maldonado2011")
     # Table 4: the literature's three features against our top 5 at the best C2
     r = _row(t, table="Table 4", dataset="wdbc", method="mm_fs")
     assert (r.setting, r.published, r.difference) == ("C2-0.7", "21 22 28", "3/3 shared")
@@ -390,3 +391,43 @@ def test_numbers_read_back_as_text_are_printed_with_two_decimals():
 
     assert _fmt("77.61904761904762") == "77.62" and _fmt("-7.860952380952384") == "-7.86"
     assert _fmt("1482 1644 1504") == "1482 1644 1504" and _fmt(float("nan")) == "" and _fmt(None) == ""
+
+
+def test_a_copied_number_takes_the_verdict_of_the_entry_it_copies(tmp_path):
+    """Jimenez-Cordero et al.'s KP-FS ad hoc is Maldonado et al.'s KP-SVM, the same published numbers
+    (``same_as``): the index judges the copy as the entry it copies, where that entry was run, and keeps it
+    not run where not; MILP-FS ad hoc (Labbe et al.'s own procedures) is named as not implemented here."""
+    from svmfs.analysis.reproduction import same_as_key
+    from svmfs.reproduce import _load_campaigns, merged_verdicts
+
+    pub = published()
+    by_key = {"|".join(str(e.get(k) or "") for k in ("paper", "table", "dataset", "method", "metric", "setting", "aggregate")): e
+              for e in pub["entries"]}  # fmt: skip
+    copies = [e for e in pub["entries"] if e.get("same_as")]
+    assert {e["method"] for e in copies} == {"kp_fs_adhoc"}
+    for e in copies:  # a copy names an entry that exists and publishes the same value
+        assert by_key[same_as_key(e)]["value"] == e["value"], e
+
+    rows = [dict(dataset="pima", dataset_group="pima", method="kp_svm", setting="default", fold=f, status="ok",
+                 test_accuracy=a, train_accuracy=0.8, n_selected=5, selected=[0, 1, 5, 6, 7], recall_relevant=np.nan,
+                 exact_relevant=None) for f, a in enumerate([0.70, 0.72, 0.69, 0.71, 0.70])]  # fmt: skip
+    d = tmp_path / "mald" / "tables"
+    d.mkdir(parents=True)
+    reproduction_table(pd.DataFrame(rows), ["maldonado2011"]).to_csv(d / "reproduction.csv", index=False)
+    (tmp_path / "mald" / "provenance.json").write_text(json.dumps({"select_jobs": 5, "command": "c"}))
+    j = tmp_path / "jim" / "tables"  # a jimenez2021 campaign without KP-SVM: its own table says "copied from"
+    j.mkdir(parents=True)
+    own = reproduction_table(_records(), ["jimenez2021"])
+    assert _row(own, dataset="pima", method="kp_fs_adhoc").verdict == "not run: copied from maldonado2011 Table 3 (kp_svm), judged there"
+    assert _row(own, dataset="pima", method="milp_fs_adhoc").verdict.startswith("not run: not implemented here (Labbe")
+    own.to_csv(j / "reproduction.csv", index=False)
+    (tmp_path / "jim" / "provenance.json").write_text(json.dumps({"select_jobs": 1, "command": "c"}))
+
+    merged = merged_verdicts(_load_campaigns(tmp_path))
+    src = _row(merged, paper="maldonado2011", table="Table 3", dataset="pima", method="kp_svm", metric="test_accuracy")
+    copy = _row(merged, paper="jimenez2021", dataset="pima", method="kp_fs_adhoc")
+    assert src.verdict.startswith("gap") and copy.verdict == src.verdict and copy.campaign == "mald"
+    assert copy.ours == pytest.approx(70.4) and copy.difference == pytest.approx(70.4 - 76.74)
+    assert "judged as maldonado2011 Table 3 kp_svm" in copy.note and copy.tried.startswith("(judged as maldonado2011")
+    assert _row(merged, paper="jimenez2021", dataset="wdbc", method="kp_fs_adhoc").verdict.startswith("not run: copied from")
+    assert _row(merged, paper="jimenez2021", dataset="lymphoma", method="kp_fs_adhoc").verdict.startswith("not run: no public source")

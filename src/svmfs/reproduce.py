@@ -227,7 +227,7 @@ def _without_verdicts(root: Path) -> list[tuple[str, dict]]:
 
 def _unexported() -> pd.DataFrame:
     """Every published number as no committed campaign has it: not run (or published without a number)."""
-    from .analysis.reproduction import COLUMNS, data_not_run, entry_key, published
+    from .analysis.reproduction import COLUMNS, data_not_run, entry_key, method_not_run, published
 
     rows = []
     for e in published()["entries"]:
@@ -239,7 +239,7 @@ def _unexported() -> pd.DataFrame:
         if v is None:
             row["verdict"] = "no verdict: published without a number"
         else:
-            row["verdict"] = data_not_run(e) or "not run: no committed campaign"
+            row["verdict"] = data_not_run(e) or method_not_run(e) or "not run: no committed campaign"
         rows.append(row)
     return pd.DataFrame(rows, columns=COLUMNS)
 
@@ -275,7 +275,40 @@ def merged_verdicts(campaigns) -> pd.DataFrame:
     best = allrows.sort_values(["rank", "neg_runs", "campaign"], kind="stable").drop_duplicates("key")
     papers = {p: i for i, p in enumerate(published()["papers"])}
     best["paper_order"] = best["paper"].map(papers)
-    return best.sort_values(["paper_order", "order"], kind="stable").drop(columns="paper_order").reset_index(drop=True)
+    best = best.sort_values(["paper_order", "order"], kind="stable").drop(columns="paper_order").reset_index(drop=True)
+    return _judge_copies(best)
+
+
+#: what a copied number takes over from the entry it copies (the published value itself is the same)
+COPIED = ["published_sd", "published_ci_low", "published_ci_high", "setting", "ours", "ours_sd", "ci_low", "ci_high",
+          "runs", "failures", "difference", "verdict", "assumption", "tried", "campaign"]  # fmt: skip
+
+
+def _judge_copies(merged: pd.DataFrame) -> pd.DataFrame:
+    """A number a paper copies from another (``same_as`` in published.yaml: Jimenez-Cordero et al.'s KP-FS
+    ad hoc is Maldonado et al.'s KP-SVM) gets the verdict of the entry it copies, where that entry was run;
+    where it was not (or the copy's own data cannot be had), the copy keeps its not-run row."""
+    from .analysis.reproduction import data_not_run, entry_key, published, same_as_key, verdict_kind
+
+    by_key = merged.set_index("key")
+    out = merged.copy()
+    for e in published()["entries"]:
+        ref = same_as_key(e)
+        if ref is None or data_not_run(e):
+            continue
+        if ref not in by_key.index:
+            raise ValueError(f"published.yaml: {e['paper']} {e['table']} {e['dataset']} {e['method']}: same_as names no entry ({ref})")
+        src = by_key.loc[ref]
+        if verdict_kind(src["verdict"]) not in ("agrees", "gap explained", "gap unexplained"):
+            continue
+        i = out.index[out["key"] == entry_key(e)][0]
+        out.loc[i, COPIED] = src[COPIED].to_numpy()
+        copied = f"judged as {e['same_as']['paper']} {e['same_as']['table']} {e['same_as']['method']}, the number it copies"
+        out.loc[i, "note"] = f"{e.get('note') or ''}; {copied}".lstrip("; ")
+        if verdict_kind(src["verdict"]) != "agrees":  # a gap: what was tried is the copied entry's
+            tried = src["tried"] if isinstance(src["tried"], str) and src["tried"] else "nothing recorded yet"
+            out.loc[i, "tried"] = f"({copied}) {tried}"
+    return out
 
 
 def index_markdown(root: Path = ROOT / "reproduction") -> str:

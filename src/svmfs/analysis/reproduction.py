@@ -317,8 +317,25 @@ def data_not_run(e: dict) -> str | None:
     return f"not run: not reachable here ({why})" if why else None
 
 
+def method_not_run(e: dict) -> str | None:
+    """The not-run verdict of a published entry whose method cannot be run here, else None: a number the
+    paper copies from another paper that ``published.yaml`` also holds (``same_as``: judged as that entry,
+    :func:`same_as_key`), or a method no module implements (``not_implemented``, by method)."""
+    if e.get("same_as"):
+        ref = e["same_as"]
+        return f"not run: copied from {ref['paper']} {ref['table']} ({ref['method']}), judged there"
+    why = published().get("not_implemented", {}).get(e["method"])
+    return f"not run: not implemented here ({why})" if why else None
+
+
+def same_as_key(e: dict) -> str | None:
+    """The key of the entry a copied number stands for (its ``same_as``: paper, table and method; the
+    dataset, metric, setting and aggregate are the entry's own); None if it is not a copy."""
+    return entry_key({**e, **e["same_as"]}) if e.get("same_as") else None
+
+
 def _not_run(e: dict, reason: str) -> str:
-    return data_not_run(e) or f"not run: {reason}"
+    return data_not_run(e) or method_not_run(e) or f"not run: {reason}"
 
 
 def reproduction_table(records: pd.DataFrame, papers: list[str], optimism: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -342,7 +359,7 @@ def reproduction_table(records: pd.DataFrame, papers: list[str], optimism: pd.Da
         elif rows.empty and (records["method"] == e["method"]).any():
             row["verdict"] = "not run: method skipped on this dataset"
         elif rows.empty:
-            row["verdict"] = "not run: method not in campaign"
+            row["verdict"] = _not_run(e, "method not in campaign")
         else:
             setting = e.get("setting")
             if e.get("aggregate") == "best_setting":
