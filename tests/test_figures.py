@@ -105,3 +105,20 @@ def test_regularization_paths_draw_the_methods_swept_over_C_in_order_of_C():
     assert ax.get_xscale() == "linear" and ax.get_xlim()[0] < 0.0 < 30.0 < ax.get_xlim()[1]  # 0 features shown
     none = regularization_paths(summary[summary["method"] != "l1_by_C"])
     assert "no method of this campaign sweeps C as settings" in none.axes[0].texts[0].get_text()
+
+
+def test_a_setting_that_keeps_no_feature_stays_on_the_plot():
+    """Fig. 2's smallest C keeps no feature (the majority class): its point is drawn at 0, not dropped by a
+    log axis; the axis is linear below one feature and logarithmic above."""
+    summary = pd.DataFrame({
+        "dataset": ["d"] * 3, "method": ["l1_svm_by_C"] * 3, "setting": ["C-0.001", "C-1", "C-100"],
+        "test_accuracy_mean": [65.0, 76.0, 77.0], "test_accuracy_sd": [0.5, 2.0, 2.0],
+        "n_selected_mean": [0.0, 4.8, 8.0], "n_selected_sd": [0.0, 0.4, 0.0], "n_features_total": [8] * 3,
+    })  # fmt: skip
+    ax = accuracy_vs_features(summary).axes[0]
+    (line,) = [ln for ln in ax.lines if len(ln.get_xdata()) == 3 and ln.get_linestyle() == "-"]
+    assert list(line.get_xdata()) == [0.0, 4.8, 8.0]
+    lo, hi = ax.get_xlim()
+    assert lo < 0.0 < 8.0 < hi and ax.get_xscale() == "symlog"
+    assert ax.transData.transform((0.0, 0.0))[0] < ax.transData.transform((1.0, 0.0))[0]  # 0 drawn left of 1
+    assert [t for t in ax.get_xticks() if lo <= t <= hi] == [0.0, 1.0, 2.0, 5.0]

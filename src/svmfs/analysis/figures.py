@@ -69,7 +69,9 @@ def _legend(fig, style, labels):
 
 
 def accuracy_vs_features(summary: pd.DataFrame):
-    """One panel per dataset: mean test accuracy against mean number of selected features (log x).
+    """One panel per dataset: mean test accuracy against mean number of selected features (x logarithmic
+    from 1 feature up, linear below it, so that a setting that keeps no feature, e.g. Fig. 2's smallest C,
+    where the classifier predicts the majority class, stays on the plot at 0).
 
     One colour and marker per method; a method run with several settings (a grid of sizes, of C or
     of C2) is a line through its settings in order of the number of features, which draws Maldonado
@@ -86,14 +88,15 @@ def accuracy_vs_features(summary: pd.DataFrame):
             c, mk = style[m]
             x, sd = pts["n_selected_mean"].to_numpy(float), pts["n_selected_sd"].fillna(0.0).to_numpy(float)
             acc, asd = pts["test_accuracy_mean"].to_numpy(float), pts["test_accuracy_sd"].fillna(0.0).to_numpy(float)
-            xerr = [np.minimum(sd, np.maximum(x - 1.0, 0.0)), sd]  # at least one feature on the log axis
+            xerr = [np.minimum(sd, x), sd]  # never below 0 features
             yerr = [asd, np.minimum(asd, 100.0 - acc)]  # accuracy stays within 100 %
             ax.errorbar(x, acc, yerr=yerr, xerr=xerr, fmt=mk + ("-" if len(pts) > 1 else ""), color=c, capsize=2,
                         ms=4 if len(pts) > 1 else 6, lw=1)
-        ax.set_xscale("log")
-        # ticks at 1, 2, 5, 10, 20, ... in plain numbers: matplotlib's own labels the minor ticks of a
-        # range under a decade as overlapping "2 x 10^0" texts
-        ax.xaxis.set_major_locator(mticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        ax.set_xscale("symlog", linthresh=1.0, linscale=0.5)
+        # ticks at 0, 1, 2, 5, 10, 20, ... in plain numbers, up to the dataset's feature count
+        top = float(max(sub["n_features_total"].max(), np.nanmax(sub["n_selected_mean"])))
+        ticks = [0.0] + [m * 10.0**e for e in range(int(np.log10(max(top, 1.0))) + 1) for m in (1.0, 2.0, 5.0) if m * 10.0**e <= top]
+        ax.xaxis.set_major_locator(mticker.FixedLocator(ticks))
         ax.xaxis.set_major_formatter(mticker.FuncFormatter(lambda v, _: f"{v:g}"))
         ax.xaxis.set_minor_formatter(mticker.NullFormatter())
         ax.set_title(f"{ds} (p = {int(sub['n_features_total'].iloc[0])})")
