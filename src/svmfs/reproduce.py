@@ -287,7 +287,8 @@ COPIED = ["published_sd", "published_ci_low", "published_ci_high", "setting", "o
 def _judge_copies(merged: pd.DataFrame) -> pd.DataFrame:
     """A number a paper copies from another (``same_as`` in published.yaml: Jimenez-Cordero et al.'s KP-FS
     ad hoc is Maldonado et al.'s KP-SVM) gets the verdict of the entry it copies, where that entry was run;
-    where it was not (or the copy's own data cannot be had), the copy keeps its not-run row."""
+    where it was not (or the copy's own data cannot be had, or a campaign ran the copy itself), the copy
+    keeps its own row."""
     from .analysis.reproduction import data_not_run, entry_key, published, same_as_key, verdict_kind
 
     by_key = merged.set_index("key")
@@ -302,6 +303,8 @@ def _judge_copies(merged: pd.DataFrame) -> pd.DataFrame:
         if verdict_kind(src["verdict"]) not in ("agrees", "gap explained", "gap unexplained"):
             continue
         i = out.index[out["key"] == entry_key(e)][0]
+        if verdict_kind(out.loc[i, "verdict"]) != "not run":  # run (or judged) as itself: its own verdict stands
+            continue
         out.loc[i, COPIED] = src[COPIED].to_numpy()
         copied = f"judged as {e['same_as']['paper']} {e['same_as']['table']} {e['same_as']['method']}, the number it copies"
         out.loc[i, "note"] = f"{e.get('note') or ''}; {copied}".lstrip("; ")
