@@ -431,3 +431,23 @@ def test_a_copied_number_takes_the_verdict_of_the_entry_it_copies(tmp_path):
     assert "judged as maldonado2011 Table 3 kp_svm" in copy.note and copy.tried.startswith("(judged as maldonado2011")
     assert _row(merged, paper="jimenez2021", dataset="wdbc", method="kp_fs_adhoc").verdict.startswith("not run: copied from")
     assert _row(merged, paper="jimenez2021", dataset="lymphoma", method="kp_fs_adhoc").verdict.startswith("not run: no public source")
+
+
+def test_a_copy_run_as_itself_keeps_its_own_verdict(tmp_path):
+    """Where a campaign runs the copied method itself (records named kp_fs_adhoc), the copy is judged by
+    those runs, not replaced by the entry it copies."""
+    from svmfs.reproduce import _load_campaigns, merged_verdicts
+
+    rows = [dict(dataset=d, dataset_group=d, method=m, setting="default", fold=f, status="ok", test_accuracy=a,
+                 train_accuracy=0.8, n_selected=5, selected=[0, 1], recall_relevant=np.nan, exact_relevant=None)
+            for d, m, accs in (("pima", "kp_svm", [0.70, 0.72, 0.69]), ("pima", "kp_fs_adhoc", [0.77, 0.76, 0.775]))
+            for f, a in enumerate(accs)]  # fmt: skip
+    d = tmp_path / "both" / "tables"
+    d.mkdir(parents=True)
+    reproduction_table(pd.DataFrame(rows), ["maldonado2011", "jimenez2021"]).to_csv(d / "reproduction.csv", index=False)
+    (tmp_path / "both" / "provenance.json").write_text(json.dumps({"select_jobs": 6, "command": "c"}))
+    merged = merged_verdicts(_load_campaigns(tmp_path))
+    src = _row(merged, paper="maldonado2011", table="Table 3", dataset="pima", method="kp_svm", metric="test_accuracy")
+    own = _row(merged, paper="jimenez2021", dataset="pima", method="kp_fs_adhoc")
+    assert src.verdict.startswith("gap") and own.verdict == "agrees" and own.ours == pytest.approx(76.833333)
+    assert "judged as" not in str(own.note)
