@@ -397,12 +397,11 @@ def test_a_copied_number_takes_the_verdict_of_the_entry_it_copies(tmp_path):
     """Jimenez-Cordero et al.'s KP-FS ad hoc is Maldonado et al.'s KP-SVM, the same published numbers
     (``same_as``): the index judges the copy as the entry it copies, where that entry was run, and keeps it
     not run where not; MILP-FS ad hoc (Labbe et al.'s own procedures) is named as not implemented here."""
-    from svmfs.analysis.reproduction import same_as_key
+    from svmfs.analysis.reproduction import entry_key, same_as_key
     from svmfs.reproduce import _load_campaigns, merged_verdicts
 
     pub = published()
-    by_key = {"|".join(str(e.get(k) or "") for k in ("paper", "table", "dataset", "method", "metric", "setting", "aggregate")): e
-              for e in pub["entries"]}  # fmt: skip
+    by_key = {entry_key(e): e for e in pub["entries"]}
     copies = [e for e in pub["entries"] if e.get("same_as")]
     assert {e["method"] for e in copies} == {"kp_fs_adhoc"}
     for e in copies:  # a copy names an entry that exists and publishes the same value

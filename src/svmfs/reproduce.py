@@ -227,7 +227,7 @@ def _without_verdicts(root: Path) -> list[tuple[str, dict]]:
 
 def _unexported() -> pd.DataFrame:
     """Every published number as no committed campaign has it: not run (or published without a number)."""
-    from .analysis.reproduction import COLUMNS, data_not_run, entry_key, method_not_run, published
+    from .analysis.reproduction import COLUMNS, entry_key, not_run_verdict, published
 
     rows = []
     for e in published()["entries"]:
@@ -239,7 +239,7 @@ def _unexported() -> pd.DataFrame:
         if v is None:
             row["verdict"] = "no verdict: published without a number"
         else:
-            row["verdict"] = data_not_run(e) or method_not_run(e) or "not run: no committed campaign"
+            row["verdict"] = not_run_verdict(e, "no committed campaign")
         rows.append(row)
     return pd.DataFrame(rows, columns=COLUMNS)
 

@@ -334,7 +334,8 @@ def same_as_key(e: dict) -> str | None:
     return entry_key({**e, **e["same_as"]}) if e.get("same_as") else None
 
 
-def _not_run(e: dict, reason: str) -> str:
+def not_run_verdict(e: dict, reason: str) -> str:
+    """Why a published entry was not run: its data's or its method's own reason, else ``reason``."""
     return data_not_run(e) or method_not_run(e) or f"not run: {reason}"
 
 
@@ -355,11 +356,11 @@ def reproduction_table(records: pd.DataFrame, papers: list[str], optimism: pd.Da
         if e.get("value") is None and (rows.empty or e["metric"] == "top5_features"):
             row["verdict"] = "no verdict: published without a number"
         elif not (groups == e["dataset"]).any():
-            row["verdict"] = _not_run(e, "dataset not in campaign")
+            row["verdict"] = not_run_verdict(e, "dataset not in campaign")
         elif rows.empty and (records["method"] == e["method"]).any():
             row["verdict"] = "not run: method skipped on this dataset"
         elif rows.empty:
-            row["verdict"] = _not_run(e, "method not in campaign")
+            row["verdict"] = not_run_verdict(e, "method not in campaign")
         else:
             setting = e.get("setting")
             if e.get("aggregate") == "best_setting":
