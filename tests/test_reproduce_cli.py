@@ -145,6 +145,27 @@ def test_cli_check_from_the_command_line(exported, tmp_path):
     assert proc.stdout.count("ok ex1_rho02/") == 1 and "1 of 1 jobs identical" in proc.stdout
 
 
+def test_rejudge_gives_the_rules_verdicts_and_rewrites_only_stale_files(exported, tmp_path):
+    """Two routes to the same verdicts: the reproduction rule inside the workflow (the export) and ``rejudge`` on
+    the export's own records and audits. A stale file is rewritten (and only it); the commit is noted."""
+    folder = Path(shutil.copytree(exported, tmp_path / "mini"))
+    texts = reproduce.rejudge_texts(folder)
+    assert {f: (folder / f).read_text() for f in reproduce.VERDICT_FILES} == texts
+    assert reproduce.rejudge(folder) == [] and "rejudged_git_sha" not in json.loads((folder / "provenance.json").read_text())
+    report = folder / "report" / "reproduction.md"
+    report.write_text(report.read_text().replace("agrees", "matches"))  # a verdict text as an older rule wrote it
+    cli = [sys.executable, "-m", "svmfs.reproduce", "rejudge", str(folder)]
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    stale = subprocess.run(cli + ["--check"], capture_output=True, text=True, env=env)
+    assert stale.returncode == 1 and "stale: report/reproduction.md" in stale.stdout
+    assert report.read_text() != texts["report/reproduction.md"]  # --check writes nothing
+    assert subprocess.run(cli, capture_output=True, text=True, env=env).returncode == 0
+    assert report.read_text() == texts["report/reproduction.md"]
+    sha = json.loads((folder / "provenance.json").read_text())["rejudged_git_sha"]
+    assert f"verdicts re-judged from the records at {sha[:12]}" in reproduce.index_markdown(folder.parent)
+    assert subprocess.run(cli + ["--check"], capture_output=True, text=True, env=env).returncode == 0
+
+
 def _dry_run_jobs(directory: Path, cfg: Path) -> str:
     cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(directory), "-n",
            "--workflow-profile", str(ROOT / "workflow" / "profiles" / "default"),

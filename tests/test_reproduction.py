@@ -1,6 +1,7 @@
 """The reproduction table from a fixed records fixture: exact values, statuses, and the report."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -10,6 +11,9 @@ from svmfs.analysis.reproduction import (
     _audits_tried,
     published, reproduction_latex, reproduction_markdown, reproduction_table, scorecard, t_interval, verdict,
 )
+from svmfs import reproduce
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 #: WDBC's names (scikit-learn's copy) of the fixture's selected features 20, 21, 24, 27 (0-based)
@@ -450,3 +454,13 @@ def test_a_copy_run_as_itself_keeps_its_own_verdict(tmp_path):
     own = _row(merged, paper="jimenez2021", dataset="pima", method="kp_fs_adhoc")
     assert src.verdict.startswith("gap") and own.verdict == "agrees" and own.ours == pytest.approx(76.833333)
     assert "judged as" not in str(own.note)
+
+
+@pytest.mark.parametrize("name", sorted(d.name for d in (ROOT / "reproduction").iterdir() if reproduce.judged(d)))
+def test_every_committed_export_holds_the_verdicts_of_its_own_records(name):
+    """A reader who opens reproduction/<name>/ reads the verdicts that today's published figures, tried entries and
+    verdict rules give on that folder's records and audits: none went stale when published.yaml moved
+    (``python -m svmfs.reproduce rejudge`` rewrites a stale folder)."""
+    folder = ROOT / "reproduction" / name
+    stale = [f for f, text in reproduce.rejudge_texts(folder).items() if (folder / f).read_text() != text]
+    assert not stale, f"{name}: {stale} are stale; run python -m svmfs.reproduce rejudge reproduction/{name}"

@@ -6,6 +6,7 @@
     python -m svmfs.reproduce index                      # REPRODUCTION.md from reproduction/*/
     python -m svmfs.reproduce check reproduction/<name> -k 5 --seed 1 [--mirror URL]
     python -m svmfs.reproduce restore reproduction/<name> [--configfile A.yaml ...]
+    python -m svmfs.reproduce rejudge [reproduction/<name> ...] [--check]
 
 ``export`` copies what a reader needs into ``reproduction/<name>/``: the reproduction report, the
 tables (summary, statistics, reproduction, audits), the top-level figures as PNG, the merged
@@ -17,6 +18,9 @@ normal pipeline (Snakemake, in a scratch directory) and compares every determini
 (:data:`svmfs.results.record.STABLE_COLUMNS`, as ``records.csv`` prints them) with the committed row.
 ``restore`` writes the committed records back as select-job outputs of a fresh clone, only those whose
 job config hash and method code still match (see the README, "Committed reproductions").
+``rejudge`` reruns the reproduction rule on a committed folder's own records and audits with this tree's
+published figures and verdict code, so a changed ``published.yaml`` (a figure, a ``tried`` entry) reaches
+every export without rerunning a job; ``--check`` only reports folders whose verdicts are stale.
 """
 
 from __future__ import annotations
@@ -334,7 +338,7 @@ def index_markdown(root: Path = ROOT / "reproduction") -> str:
     figures_only = [(n, p) for n, p in others if not p.get("partial")]
     if unfinished:
         out += ["## Unfinished campaigns (partial exports: `python -m svmfs.reproduce restore`, then run the rest)", ""]
-        out += [f"- `{name}`: {prov.get('select_jobs', '')} select jobs finished; `{prov.get('command', '')}`"
+        out += [f"- `{name}`: {prov.get('select_jobs', '')} select jobs finished; `{_command(prov)}`"
                 + (f"; **stand-in:** {prov['stand_in']}" if prov.get("stand_in") else "") for name, prov in unfinished]  # fmt: skip
         out.append("")
     if figures_only:
@@ -344,14 +348,20 @@ def index_markdown(root: Path = ROOT / "reproduction") -> str:
             shas = ", ".join(s[:12] + ("-dirty" if s.endswith("-dirty") else "") for s in prov.get("job_git_sha", {}))
             data = f"**stand-in:** {prov['stand_in']}" if prov.get("stand_in") else "the paper's"
             out.append(f"| `{name}` | {data} | [figures](reproduction/{name}/figures/) | {prov.get('select_jobs', '')} | {shas} | "
-                       f"`{prov.get('command', '')}` |")  # fmt: skip
+                       f"`{_command(prov)}` |")  # fmt: skip
         out.append("")
     if reduced:
         out += ["## Reduced runs (CI size, not the papers' sizes: left out of the scorecard above)", ""]
         for name, t, prov in reduced:
-            out += [f"### `{name}`", "", f"[report](reproduction/{name}/report/reproduction.md); `{prov.get('command', '')}`", ""]
+            out += [f"### `{name}`", "", f"[report](reproduction/{name}/report/reproduction.md); `{_command(prov)}`", ""]
             out += scorecard_markdown(scorecard(t)) + [""]
     return "\n".join(out).rstrip() + "\n"
+
+
+def _command(prov: dict) -> str:
+    """The command column of the index: how the campaign ran, and the commit that last re-judged its verdicts."""
+    sha = prov.get("rejudged_git_sha")
+    return prov.get("command", "") + (f"; verdicts re-judged from the records at {sha[:12]} (reproduce rejudge)" if sha else "")
 
 
 def _index_body(campaigns) -> list[str]:
@@ -384,8 +394,61 @@ def _index_body(campaigns) -> list[str]:
     for name, _, prov in campaigns:
         shas = ", ".join(s[:12] + ("-dirty" if s.endswith("-dirty") else "") for s in prov.get("job_git_sha", {}))
         out.append(f"| `{name}` | [report](reproduction/{name}/report/reproduction.md) | {prov.get('select_jobs', '')} | "
-                   f"{shas} | `{prov.get('command', '')}` |")  # fmt: skip
+                   f"{shas} | `{_command(prov)}` |")  # fmt: skip
     return out + [""]
+
+
+# -------------------------------------------------------------------------------------------- rejudge
+#: The files the reproduction rule writes, as an export holds them (relative to its folder).
+VERDICT_FILES = ("tables/reproduction.csv", "tables/reproduction.md", "tables/reproduction.tex", "report/reproduction.md")
+
+
+def judged(folder: Path) -> bool:
+    """Whether a committed folder holds verdicts (a reproduction table): not a partial export, nor a campaign
+    with no published number."""
+    return (Path(folder) / VERDICT_FILES[0]).is_file()
+
+
+def rejudge_texts(folder: Path) -> dict[str, str]:
+    """The reproduction rule run once more on a committed campaign, from what the folder holds: its records
+    (``records.parquet``), its audits (``tables/optimism.csv``, when its ``config.yaml`` has ``audits``) and
+    its campaign and papers, with this tree's ``published.yaml`` and ``analysis/reproduction.py``. Returns
+    {relative path: text} for :data:`VERDICT_FILES`, what the rule would write (the same calls as
+    ``scripts/reproduction.py``)."""
+    from .analysis.reproduction import read_optimism, reproduction_table, write_reproduction
+
+    folder = Path(folder)
+    config = load_yaml_file(folder / "config.yaml")
+    optimism = folder / "tables" / "optimism.csv"
+    if config.get("audits") and not optimism.is_file():
+        raise SystemExit(f"{folder}: its config has audits but it holds no tables/optimism.csv")
+    table = reproduction_table(pd.read_parquet(folder / "records.parquet"), list(config["reproduces"]),
+                               optimism=read_optimism(optimism if config.get("audits") else None))  # fmt: skip
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = [Path(tmp) / f.replace("/", "_") for f in VERDICT_FILES]
+        csv, md, tex, report = (str(p) for p in paths)
+        write_reproduction(table, str(config["campaign"]), csv, md, report, tex)
+        return {f: p.read_text() for f, p in zip(VERDICT_FILES, paths)}
+
+
+def rejudge(folder: Path) -> list[str]:
+    """Write :func:`rejudge_texts` over a committed folder's verdict files where they differ, and note the
+    commit that judged them in its ``provenance.json`` (``rejudged_git_sha``); returns the files changed.
+    The records are not touched: only the published figures, the verdict rules or the ``tried`` entries
+    have moved since the export."""
+    from .results.io import atomic_write_json, atomic_write_text
+    from .results.record import git_sha
+
+    folder = Path(folder)
+    texts = rejudge_texts(folder)
+    changed = [f for f, text in texts.items() if not (folder / f).is_file() or (folder / f).read_text() != text]
+    for f in changed:
+        atomic_write_text(folder / f, texts[f])
+    if changed:
+        prov_path = folder / "provenance.json"
+        prov = json.loads(prov_path.read_text()) if prov_path.is_file() else {}
+        atomic_write_json(prov_path, {**prov, "rejudged_git_sha": git_sha(ROOT)})
+    return changed
 
 
 # ---------------------------------------------------------------------------------------------- check
@@ -648,6 +711,9 @@ def main(argv=None) -> int:
     c.add_argument("--max-job-seconds", type=float, help="draw only among jobs whose record took at most this long (fit + tuning + audit)")
     c.add_argument("--workdir", type=Path, help="keep the rerun here (default: a temporary folder, removed)")
     c.add_argument("--raw-dir", help="downloaded sources (default: the clone's data/raw)")
+    j = sub.add_parser("rejudge", help="rerun the reproduction rule on committed campaigns' own records")
+    j.add_argument("folders", type=Path, nargs="*", help="default: every folder of reproduction/ with verdicts")
+    j.add_argument("--check", action="store_true", help="write nothing; exit 1 if a folder's verdicts are stale")
     r = sub.add_parser("restore", help="write a committed campaign's still-valid records back into results/<campaign>")
     r.add_argument("folder", type=Path)
     r.add_argument("--configfile", nargs="+", help="the campaign files to resume with (default: the export's config.yaml)")
@@ -663,6 +729,18 @@ def main(argv=None) -> int:
         a.out.write_text(index_markdown(a.root))
         print(f"wrote {a.out}")
         return 0
+    if a.cmd == "rejudge":
+        folders = a.folders or [d for d in sorted((ROOT / "reproduction").iterdir()) if judged(d)]
+        stale = 0
+        for folder in folders:
+            if a.check:
+                texts = rejudge_texts(folder)
+                diff = [f for f, t in texts.items() if not (folder / f).is_file() or (folder / f).read_text() != t]
+            else:
+                diff = rejudge(folder)
+            stale += bool(diff)
+            print(f"{os.path.relpath(folder)}: " + (("stale: " if a.check else "rewrote ") + ", ".join(diff) if diff else "up to date"))
+        return 1 if a.check and stale else 0
     if a.cmd == "check":
         return check(a.folder, a.k, a.seed, mirror=a.mirror, workdir=a.workdir, cores=a.cores, raw_dir=a.raw_dir,
                      max_job_s=a.max_job_seconds)
