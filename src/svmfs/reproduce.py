@@ -440,6 +440,7 @@ def rejudge(folder: Path) -> list[str]:
     from .results.record import git_sha
 
     folder = Path(folder)
+    sha = git_sha(ROOT)  # before this call writes: its own files would make the tree dirty
     texts = rejudge_texts(folder)
     changed = [f for f, text in texts.items() if not (folder / f).is_file() or (folder / f).read_text() != text]
     for f in changed:
@@ -447,7 +448,7 @@ def rejudge(folder: Path) -> list[str]:
     if changed:
         prov_path = folder / "provenance.json"
         prov = json.loads(prov_path.read_text()) if prov_path.is_file() else {}
-        atomic_write_json(prov_path, {**prov, "rejudged_git_sha": git_sha(ROOT)})
+        atomic_write_json(prov_path, {**prov, "rejudged_git_sha": sha})
     return changed
 
 
