@@ -431,16 +431,17 @@ def rejudge_texts(folder: Path) -> dict[str, str]:
         return {f: p.read_text() for f, p in zip(VERDICT_FILES, paths)}
 
 
-def rejudge(folder: Path) -> list[str]:
+def rejudge(folder: Path, sha: str | None = None) -> list[str]:
     """Write :func:`rejudge_texts` over a committed folder's verdict files where they differ, and note the
-    commit that judged them in its ``provenance.json`` (``rejudged_git_sha``); returns the files changed.
+    commit that judged them (``sha``, default: the tree's now) in its ``provenance.json`` (``rejudged_git_sha``);
+    returns the files changed.
     The records are not touched: only the published figures, the verdict rules or the ``tried`` entries
     have moved since the export."""
     from .results.io import atomic_write_json, atomic_write_text
     from .results.record import git_sha
 
     folder = Path(folder)
-    sha = git_sha(ROOT)  # before this call writes: its own files would make the tree dirty
+    sha = sha or git_sha(ROOT)  # before anything is written: the rewrites would make the tree dirty
     texts = rejudge_texts(folder)
     changed = [f for f, text in texts.items() if not (folder / f).is_file() or (folder / f).read_text() != text]
     for f in changed:
@@ -731,14 +732,16 @@ def main(argv=None) -> int:
         print(f"wrote {a.out}")
         return 0
     if a.cmd == "rejudge":
+        from .results.record import git_sha
+
         folders = a.folders or [d for d in sorted((ROOT / "reproduction").iterdir()) if judged(d)]
-        stale = 0
+        stale, sha = 0, git_sha(ROOT)  # the tree before the first folder is rewritten
         for folder in folders:
             if a.check:
                 texts = rejudge_texts(folder)
                 diff = [f for f, t in texts.items() if not (folder / f).is_file() or (folder / f).read_text() != t]
             else:
-                diff = rejudge(folder)
+                diff = rejudge(folder, sha)
             stale += bool(diff)
             print(f"{os.path.relpath(folder)}: " + (("stale: " if a.check else "rewrote ") + ", ".join(diff) if diff else "up to date"))
         return 1 if a.check and stale else 0
