@@ -213,6 +213,32 @@ def test_restore_code_rule():
         assert reproduce._git_ok(head, [clean]) is None
 
 
+def test_same_code_ignores_docstrings_and_comments_only():
+    base = '"""Module."""\nimport numpy as np\n\n\nclass A:\n    """A class."""\n\n    def f(self, x):\n        """Doc."""\n        return np.abs(x) + 1  # one\n'
+    assert reproduce.same_code(base, base.replace("Doc.", "Another doc, (20b).").replace("# one", "# two"))
+    assert reproduce.same_code(base, base.replace('"""Module."""\n', "").replace('        """Doc."""\n', ""))
+    assert not reproduce.same_code(base, base.replace("+ 1", "+ 2"))
+    assert not reproduce.same_code(base, base.replace("np.abs(x)", "np.abs(-x)"))
+    assert not reproduce.same_code(base, base.replace("return", "x = x\n        return"))
+    assert not reproduce.same_code("a b c", "a b  c")  # not Python: the text itself
+
+
+def test_restore_keeps_a_record_whose_method_module_changed_only_in_its_docstring(tmp_path, monkeypatch):
+    """The restore rule on a scratch repository: a docstring edit keeps the commit's records, a code edit does not."""
+    git = ["git", "-C", str(tmp_path), "-c", "user.email=t@example.org", "-c", "user.name=t"]
+    mod = tmp_path / "m.py"
+    mod.write_text('def f(x):\n    """Doc."""\n    return x + 1\n')
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    subprocess.run([*git, "add", "m.py"], check=True)
+    subprocess.run([*git, "commit", "-qm", "m"], check=True)
+    sha = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    monkeypatch.setattr(reproduce, "ROOT", tmp_path)
+    mod.write_text('def f(x):\n    """Doc of (20b), corrected."""\n    return x + 1  # why\n')
+    assert reproduce._git_ok(sha, [mod]) is None
+    mod.write_text('def f(x):\n    """Doc."""\n    return x + 2\n')
+    assert reproduce._git_ok(sha, [mod]) == "code changed"
+
+
 def test_partial_export_restore_and_finish_give_the_same_tables(mini_run, tmp_path, monkeypatch):
     """Session 1 stops after two of the four select jobs and exports them; session 2 (a fresh directory)
     restores them, runs the rest, and ends with the same records.csv and summary as one uninterrupted run."""

@@ -590,23 +590,49 @@ def _record_of(row: pd.Series) -> dict:
     return rec
 
 
+def same_code(old: str, new: str) -> bool:
+    """Whether two versions of a Python file hold the same code: equal syntax trees once every docstring is
+    dropped (comments and layout never reach the tree). A corrected docstring or comment in a method module
+    does not make its committed records stale; any change of a statement, name or constant does."""
+    import ast
+
+    def tree(text: str) -> str:
+        node = ast.parse(text)
+        for n in ast.walk(node):
+            body = getattr(n, "body", None)
+            if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body and \
+                    isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):  # fmt: skip
+                n.body = body[1:] or [ast.Pass()]
+        return ast.dump(node)
+
+    try:
+        return tree(old) == tree(new)
+    except SyntaxError:
+        return old == new
+
+
 def _git_ok(sha: str, files: list[Path]) -> str | None:
-    """None if ``files`` are unchanged from commit ``sha`` to the working tree, else why not."""
+    """None if ``files`` hold the same code at commit ``sha`` as in the working tree (:func:`same_code`:
+    docstrings and comments may differ), else why not."""
     if not sha or sha == "unknown" or sha.endswith("-dirty"):
         return "code unknown (record made from a dirty or unknown tree)"
     git = ["git", "-C", str(ROOT)]
     if subprocess.run([*git, "cat-file", "-e", f"{sha}^{{commit}}"], capture_output=True).returncode != 0:
         return "code unknown (commit not in this clone)"
-    rel = [str(f.relative_to(ROOT)) for f in files]
-    if subprocess.run([*git, "diff", "--quiet", sha, "--", *rel], capture_output=True).returncode != 0:
-        return "code changed"
+    for f in files:
+        rel = str(f.relative_to(ROOT))
+        if subprocess.run([*git, "diff", "--quiet", sha, "--", rel], capture_output=True).returncode == 0:
+            continue
+        old = subprocess.run([*git, "show", f"{sha}:{rel}"], capture_output=True, text=True)
+        if old.returncode != 0 or not f.is_file() or not same_code(old.stdout, f.read_text()):
+            return "code changed"
     return None
 
 
 def restorable(config: dict, records: pd.DataFrame) -> tuple[list[pd.Series], dict[str, int]]:
     """The committed records a campaign with ``config`` may reuse: same job, same ``config_hash`` of the
-    job's config slice, and its method module and the select rule's script unchanged since the record's
-    commit. Returns the rows and a count of the other jobs by reason."""
+    job's config slice, and its method module and the select rule's script holding the same code as at the
+    record's commit (:func:`same_code`: a docstring or comment may have changed). Returns the rows and a count of the other jobs by reason."""
     from .analysis.optimism import IN_RECORD
     from .config import campaign_methods, job_config, select_job_audits, select_jobs
     from .methods.registry import get_method
