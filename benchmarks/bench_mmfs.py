@@ -68,14 +68,13 @@ GOAL2_SELECT = ((1, 0.99), (5, 0.99), (9, 0.01), (2, 0.5))
 FIG2_CASES = ((0, 0.01), (0, 0.1), (4, 0.4), (5, 0.4), (6, 0.4), (1, 0.5), (3, 0.5), (5, 0.5))
 
 
-def train_side(name: str, fold_index=None, n_train=None):
-    """(X, y, fold) of one jimenez2021 outer fold's training side: the registry's reader (WDBC: scikit-learn's
-    copy), the campaign's stratified 10-fold splits and seed, min-max to [-1, 1] fitted on that side.
-    ``fold_index`` None: the first fold with ``n_train`` training rows."""
+def outer_fold(name: str, fold_index=None, n_train=None):
+    """(X, y in {-1, 1}, fold) of one jimenez2021 outer fold: the registry's reader (WDBC: scikit-learn's copy),
+    the campaign's stratified 10-fold splits and seed. ``fold_index`` None: the first fold with ``n_train``
+    training rows."""
     from svmfs.data.embedded import sklearn_breast_cancer
     from svmfs.data.formats import read_download
     from svmfs.data.registry import load_registry
-    from svmfs.protocol.normalize import make_normalizer
     from svmfs.protocol.seeds import derive_seed
     from svmfs.protocol.splits import make_splits
 
@@ -86,8 +85,17 @@ def train_side(name: str, fold_index=None, n_train=None):
     y = np.where(ds.y.astype(float) > 0, 1.0, -1.0)
     folds = make_splits(y, {"kind": "stratified_kfold", "n_splits": 10}, derive_seed(20210601, "splits", name))
     fold = next(f for f in folds if len(f["train"]) == n_train) if fold_index is None else folds[fold_index]
+    return ds.X.astype(float), y, fold
+
+
+def train_side(name: str, fold_index=None, n_train=None):
+    """(X, y, fold) of one jimenez2021 outer fold's training side (:func:`outer_fold`), min-max to [-1, 1]
+    fitted on that side."""
+    from svmfs.protocol.normalize import make_normalizer
+
+    X, y, fold = outer_fold(name, fold_index, n_train)
     tr = np.asarray(fold["train"])
-    return make_normalizer("minmax_pm1").fit_transform(ds.X.astype(float)[tr]), y[tr], fold["fold"]
+    return make_normalizer("minmax_pm1").fit_transform(X[tr]), y[tr], fold["fold"]
 
 
 def colon_train(fold_index=None):

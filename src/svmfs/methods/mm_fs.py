@@ -65,10 +65,12 @@ class MMFS(BaseSelector):
         or "reduced": (20) in gamma alone, min_{gamma >= 0} C2 ||gamma||_p^p + (1 - C2) V(gamma) with V the
         SVM dual's optimal value (Wolfe duality; one libsvm solve per evaluation, Danskin's gradient), by
         L-BFGS-B, then Newton on the settled support (``solvers.mmfs_reduced``; p >= 1; ``hessian``,
-        ``lbfgs_history``, ``scale_by_C``, ``tol`` and ``alpha_bounds`` do not apply). Same problem; on colon
-        0.3-4.8 s of CPU per fit where Ipopt took 14-224 s. (20) being non-convex, it may end at another
-        local optimum than Ipopt from the same start (colon, C = 100 or C2 = 0.01: lower ones;
-        benchmarks/RESULTS.md, "Issue 20 goal 2").
+        ``lbfgs_history``, ``scale_by_C``, ``tol`` and ``alpha_bounds`` do not apply). Same problem, another
+        algorithm: (20) being non-convex, it often ends at another local optimum than Ipopt from the same
+        start. Over the 110 colon fits of ``jimenez2021`` (0.6 s median, 3.6 s at most, where Ipopt's
+        L-BFGS took 10.5 s median, 68 s at most): the same point as Ipopt's L-BFGS in 50, a lower F in 49, a
+        higher one in 11, and the selected genes with it (benchmarks/RESULTS.md, "Issue 20 goal 2 over every
+        MM-FS fit of the jimenez2021 colon campaign").
     alpha_bounds : bool
         Include the redundant bounds (20d) 0 <= alpha <= C (paper: yes, helps the solver).
     hessian : {"auto", "limited-memory", "exact"}

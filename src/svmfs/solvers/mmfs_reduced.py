@@ -24,12 +24,15 @@ evaluation's support partition still gives an optimal alpha (every KKT condition
 (:meth:`SVMValue.alpha`). A C2 sweep (:func:`c2_path`) starts each C2 from the previous one's gamma on a
 working set of widths, grown until the full problem's KKT conditions hold (:func:`solve_mmfs_reduced_from`).
 The NLP (20) in cyipopt
-carries gamma and 3n + 1 dual variables with n equality constraints, and reaches the same points in many
-more (and dearer) iterations (benchmarks/RESULTS.md, "Issue 20 goal 2").
+carries gamma and 3n + 1 dual variables with n equality constraints and takes many more (and dearer)
+iterations (benchmarks/RESULTS.md, "Issue 20 goal 2").
 
 V is not twice differentiable where the SVM's support set changes, and (20) is non-convex: from one start a
 different algorithm may end at a different local optimum. Where the problem has one optimum near the start
-the routes agree (tests/test_mmfs_reduced.py); the benchmark records where they do not.
+the routes agree (tests/test_mmfs_reduced.py). On colon (56 x 2000) they often do not: over the 110 fits of
+the jimenez2021 campaign this route ends at Ipopt's L-BFGS point in 50, lower in 49 and higher in 11, and
+Ipopt's own two Hessian modes differ from each other too (benchmarks/RESULTS.md, "Issue 20 goal 2 over every
+MM-FS fit of the jimenez2021 colon campaign").
 
 Objective reported: F(gamma), which is (20a) at gamma with the SVM's exact solution. Ipopt's (20a) at its
 own last iterate can sit slightly below F(max(gamma, 0)): its bound relaxation (bound_relax_factor 1e-8)
