@@ -2,7 +2,8 @@
 
 Summarizes one or more finished campaign result folders: per select job, the benchmark file's wall time
 (``s``) and the record's ``fit_time_s + tune_time_s`` (inner-CV tuning of the selector and its final
-fit; the final classifier's own tuning is in neither), the difference being the job's fixed cost. With a
+fit; the final classifier's own tuning is in neither), the difference being the job's fixed cost; the job
+log's "final classifier: ... s" (its inner-CV tuning, refit and test scoring) is summed apart. With a
 warm worker the benchmark's ``cpu_time`` covers only the client; the forked child's CPU time is in the
 job's log (``worker child: cpu ...``) and is added here.
 
@@ -30,6 +31,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 CHILD_CPU = re.compile(r"worker child: cpu ([0-9.]+) s")
+FINAL = re.compile(r"final classifier: inner-CV tuning, refit and test scoring ([0-9.]+) s")
 
 
 def run_campaign(dest: Path, worker: bool, config: Path | None = None) -> float:
@@ -75,12 +77,14 @@ def summarize(out: Path) -> dict:
         with bench.open() as f:
             b = next(csv.DictReader(f, delimiter="\t"))
         log = (out / "logs" / "select" / rel).with_suffix(".log")
-        m = CHILD_CPU.search(log.read_text()) if log.exists() else None
+        text = log.read_text() if log.exists() else ""
+        m, f = CHILD_CPU.search(text), FINAL.search(text)
         cpu = float(b["cpu_time"]) + (float(m.group(1)) if m else 0.0)
         compute = float(rec["fit_time_s"]) + float(rec["tune_time_s"])
-        rows.append({"job": str(rel), "wall": float(b["s"]), "cpu": cpu, "fit_tune": compute})
+        rows.append({"job": str(rel), "wall": float(b["s"]), "cpu": cpu, "fit_tune": compute,
+                     "final": float(f.group(1)) if f else float("nan")})  # fmt: skip
     n = len(rows)
-    wall, cpu, fit = (sum(r[k] for r in rows) for k in ("wall", "cpu", "fit_tune"))
+    wall, cpu, fit, final = (sum(r[k] for r in rows) for k in ("wall", "cpu", "fit_tune", "final"))
     fisher = [r for r in rows if r["job"].startswith("wdbc/fisher/")]
     return {
         "folder": str(out),
@@ -90,6 +94,10 @@ def summarize(out: Path) -> dict:
         "fit_tune_s": round(fit, 1),
         "fit_tune_share_of_wall": round(fit / wall, 3) if wall else None,
         "fixed_per_job_s": round((wall - fit) / n, 3) if n else None,
+        # + the final classifier's inner-CV tuning, refit and test scoring (from the job logs; nan before they had it)
+        "final_s": round(final, 1),
+        "fit_tune_final_share_of_wall": round((fit + final) / wall, 3) if wall else None,
+        "fixed_without_final_per_job_s": round((wall - fit - final) / n, 3) if n else None,
         "wall_per_job_s": round(wall / n, 3) if n else None,
         "wdbc_fisher_wall_per_job_s": round(sum(r["wall"] for r in fisher) / len(fisher), 3) if fisher else None,
     }
