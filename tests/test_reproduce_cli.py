@@ -152,6 +152,9 @@ def test_rejudge_gives_the_rules_verdicts_and_rewrites_only_stale_files(exported
     texts = reproduce.rejudge_texts(folder)
     assert {f: (folder / f).read_text() for f in reproduce.VERDICT_FILES} == texts
     assert reproduce.rejudge(folder) == [] and "rejudged_git_sha" not in json.loads((folder / "provenance.json").read_text())
+    partial = Path(shutil.copytree(exported, tmp_path / "partial"))
+    (partial / "tables" / "reproduction.csv").unlink()  # no verdicts (as a partial export): left without any
+    assert reproduce.rejudge(partial) == [] and not (partial / "tables" / "reproduction.csv").exists()
     report = folder / "report" / "reproduction.md"
     report.write_text(report.read_text().replace("agrees", "matches"))  # a verdict text as an older rule wrote it
     cli = [sys.executable, "-m", "svmfs.reproduce", "rejudge", str(folder)]

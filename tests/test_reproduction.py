@@ -461,6 +461,5 @@ def test_every_committed_export_holds_the_verdicts_of_its_own_records(name):
     """A reader who opens reproduction/<name>/ reads the verdicts that today's published figures, tried entries and
     verdict rules give on that folder's records and audits: none went stale when published.yaml moved
     (``python -m svmfs.reproduce rejudge`` rewrites a stale folder)."""
-    folder = ROOT / "reproduction" / name
-    stale = [f for f, text in reproduce.rejudge_texts(folder).items() if (folder / f).read_text() != text]
+    stale = reproduce.stale_files(ROOT / "reproduction" / name)[1]
     assert not stale, f"{name}: {stale} are stale; run python -m svmfs.reproduce rejudge reproduction/{name}"

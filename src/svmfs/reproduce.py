@@ -431,19 +431,27 @@ def rejudge_texts(folder: Path) -> dict[str, str]:
         return {f: p.read_text() for f, p in zip(VERDICT_FILES, paths)}
 
 
+def stale_files(folder: Path) -> tuple[dict[str, str], list[str]]:
+    """(:func:`rejudge_texts`, the verdict files of ``folder`` that differ from them); ([], []) for a folder
+    without verdicts (:func:`judged`: a partial export or a campaign with no published number stays so)."""
+    folder = Path(folder)
+    if not judged(folder):
+        return {}, []
+    texts = rejudge_texts(folder)
+    return texts, [f for f, text in texts.items() if not (folder / f).is_file() or (folder / f).read_text() != text]
+
+
 def rejudge(folder: Path, sha: str | None = None) -> list[str]:
-    """Write :func:`rejudge_texts` over a committed folder's verdict files where they differ, and note the
-    commit that judged them (``sha``, default: the tree's now) in its ``provenance.json`` (``rejudged_git_sha``);
-    returns the files changed.
-    The records are not touched: only the published figures, the verdict rules or the ``tried`` entries
-    have moved since the export."""
+    """Write :func:`rejudge_texts` over a committed folder's stale verdict files (:func:`stale_files`), and note
+    the commit that judged them (``sha``, default: the tree's now) in its ``provenance.json``
+    (``rejudged_git_sha``); returns the files changed. The records are not touched: only the published figures,
+    the verdict rules or the ``tried`` entries have moved since the export."""
     from .results.io import atomic_write_json, atomic_write_text
     from .results.record import git_sha
 
     folder = Path(folder)
     sha = sha or git_sha(ROOT)  # before anything is written: the rewrites would make the tree dirty
-    texts = rejudge_texts(folder)
-    changed = [f for f, text in texts.items() if not (folder / f).is_file() or (folder / f).read_text() != text]
+    texts, changed = stale_files(folder)
     for f in changed:
         atomic_write_text(folder / f, texts[f])
     if changed:
@@ -632,7 +640,8 @@ def _git_ok(sha: str, files: list[Path]) -> str | None:
 def restorable(config: dict, records: pd.DataFrame) -> tuple[list[pd.Series], dict[str, int]]:
     """The committed records a campaign with ``config`` may reuse: same job, same ``config_hash`` of the
     job's config slice, and its method module and the select rule's script holding the same code as at the
-    record's commit (:func:`same_code`: a docstring or comment may have changed). Returns the rows and a count of the other jobs by reason."""
+    record's commit (:func:`same_code`: a docstring or comment may have changed). Returns the rows and a count
+    of the other jobs by reason."""
     from .analysis.optimism import IN_RECORD
     from .config import campaign_methods, job_config, select_job_audits, select_jobs
     from .methods.registry import get_method
@@ -763,11 +772,10 @@ def main(argv=None) -> int:
         folders = a.folders or [d for d in sorted((ROOT / "reproduction").iterdir()) if judged(d)]
         stale, sha = 0, git_sha(ROOT)  # the tree before the first folder is rewritten
         for folder in folders:
-            if a.check:
-                texts = rejudge_texts(folder)
-                diff = [f for f, t in texts.items() if not (folder / f).is_file() or (folder / f).read_text() != t]
-            else:
-                diff = rejudge(folder, sha)
+            if not judged(folder):
+                print(f"{os.path.relpath(folder)}: no verdicts (a partial export or no published number), left alone")
+                continue
+            diff = stale_files(folder)[1] if a.check else rejudge(folder, sha)
             stale += bool(diff)
             print(f"{os.path.relpath(folder)}: " + (("stale: " if a.check else "rewrote ") + ", ".join(diff) if diff else "up to date"))
         return 1 if a.check and stale else 0
