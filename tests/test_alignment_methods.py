@@ -208,3 +208,31 @@ def test_simple_filters():
 )
 def test_check_estimator(est):
     check_estimator(est, expected_failed_checks=BINARY_ONLY_FAILED_CHECKS)
+
+
+def test_ranking_ties_are_ties_whatever_the_rounding():
+    """Scores equal in exact arithmetic but apart in their last bits (summed in another order) tie, and ties
+    keep the lower index first; scores 1e-9 apart keep their order."""
+    from svmfs.methods.base import ranking_from_scores
+
+    tie = np.array([0.0475 * (1 + 2.2e-16), 0.0475, 0.0475 * (1 - 2.2e-16)])  # the text stand-in's 0.0475s
+    assert ranking_from_scores(np.r_[0.09, tie, 0.01]).tolist() == [1, 2, 3, 4, 5]
+    assert ranking_from_scores(np.r_[0.09, tie[::-1], 0.01]).tolist() == [1, 2, 3, 4, 5]
+    assert ranking_from_scores(np.array([0.5, 0.5 + 1e-9, -np.inf, np.inf])).tolist() == [3, 2, 4, 1]
+
+
+def test_osfsa_keeps_the_lowest_indices_of_words_with_one_alignment():
+    """A word that occurs in one positive document alone has the alignment t_i^2 / |t|^2 whatever its weight
+    (the text stand-in has dozens per training side); the weight only moves the last bits. Such words tie, and
+    the r kept are the lowest indices of the tie, not those the rounding of their weights favours."""
+    n = 40
+    y = -np.ones(n)
+    y[:4] = 1.0
+    X = np.zeros((n, 12))
+    for j, v in enumerate([0.31, 0.17, 0.9, 0.05, 0.77, 0.23, 0.61, 0.43]):  # words 0-7: one positive document each
+        X[j % 4, j] = v
+    X[:4, 8] = [1.0, 2.0, 1.0, 2.0]  # in every positive document: the best word
+    X[4:, 9], X[:, 10], X[5, 11] = np.linspace(0.0, 1.0, n - 4), np.arange(n) % 3, 0.4
+    sel = OSFSA(n_features_to_select=5, unbalanced=True).fit(X, y)
+    assert len(set(sel.scores_[:8])) > 1 and np.ptp(sel.scores_[:8]) < 1e-15  # one value, apart in the last bits
+    assert np.flatnonzero(sel.support_).tolist() == [0, 1, 2, 3, 8] and sel.ranking_[:9].tolist() == [2, 3, 4, 5, 6, 7, 8, 9, 1]

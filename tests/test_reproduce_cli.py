@@ -306,6 +306,17 @@ def test_compare_records_prints_like_records_csv():
     other["selected"] = "[1,3]"
     assert reproduce.compare_records(base, other)[("d", "m", "default", 0)] == ["selected: committed '[1,2]', rerun '[1,3]'"]
     assert reproduce.compare_records(base, base.iloc[0:0])[("d", "m", "default", 0)] == ["no new record"]
+    # another CPU: the solver's path (status, message, iterations) and the last digits of a float may move, the
+    # result may not; a one-sample change of an accuracy (1/n) or a float beyond 1e-6 relative is a difference
+    base["objective"], base["n_iter"], base["message"] = 1.0, 30, "Newton (6 steps)"
+    path = base.copy()
+    path["objective"], path["n_iter"], path["message"] = 1.0 + 3e-7, 31, "Newton (30 steps)"
+    ((diff, notes),) = reproduce.compare_jobs(base, path).values()
+    assert diff == [] and [n.split(":")[0] for n in notes] == ["message", "objective", "n_iter"]
+    for col, value in (("objective", 1.0 + 3e-6), ("test_accuracy", 0.9 + 1 / 40)):
+        far = base.copy()
+        far[col] = value
+        assert [d.split(":")[0] for d in reproduce.compare_records(base, far)[("d", "m", "default", 0)]] == [col]
     # the sample is fixed by the seed and independent of the store's row order
     recs = pd.DataFrame({"dataset": list("abcdef"), "method": "m", "setting": "s", "fold": range(6)})
     a = reproduce.sample_jobs(recs, 3, seed=1)
@@ -325,9 +336,9 @@ COMMITTED = sorted(p.name for p in (ROOT / "reproduction").iterdir() if (p / "re
 @pytest.mark.parametrize("name", COMMITTED)
 def test_every_committed_campaign_passes_the_check_on_five_jobs(name, shared_mirror, tmp_path):
     """Issue 19 sec. 5 as CI runs it: 5 seeded-random select jobs (of those that took at most CI_MAX_JOB_S) of
-    each campaign committed under reproduction/ rerun from this clone, equal to the committed records on every deterministic field."""
+    each campaign committed under reproduction/ rerun from this clone, with the committed result on every deterministic
+    field (reproduce.compare_jobs: on another CPU only the solver's path and the floats' last digits may differ)."""
     lines: list[str] = []
     rc = reproduce.check(ROOT / "reproduction" / name, k=5, seed=1, mirror=shared_mirror, workdir=tmp_path / "w",
                          out=lines.append, max_job_s=CI_MAX_JOB_S)  # fmt: skip
-    assert rc == 0, "\n".join(lines)
-    assert lines[-1].startswith("5 of 5 jobs identical"), lines[-1]
+    assert rc == 0, "\n".join(lines)  # no DIFF: a solver's path and a float's last digits may move on another CPU

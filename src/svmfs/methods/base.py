@@ -108,11 +108,25 @@ def support_from_ranking(ranking: np.ndarray, n_features_to_select: int | None) 
     return ranking <= k
 
 
+#: Scores that agree to this fraction of the largest finite |score| are tied in :func:`ranking_from_scores`.
+#: Equal in exact arithmetic (features of a text corpus that occur in the same documents have the same
+#: alignment, information gain or Fisher score), such scores come out of the floating-point arithmetic in an
+#: order set by rounding, which a row permutation or another CPU's BLAS kernels change.
+TIE_RTOL = 1e-12
+
+
 def ranking_from_scores(scores: np.ndarray) -> np.ndarray:
-    """Ranks 1..p by decreasing score; ties keep the lower feature index first (deterministic)."""
-    order = np.lexsort((np.arange(scores.size), -np.asarray(scores, dtype=float)))
-    ranking = np.empty(scores.size, dtype=np.int64)
-    ranking[order] = np.arange(1, scores.size + 1)
+    """Ranks 1..p by decreasing score; scores within :data:`TIE_RTOL` of the largest finite |score| of each other
+    (on a grid of that step) are tied, and ties keep the lower feature index first: the same ranking on any CPU."""
+    s = np.asarray(scores, dtype=float)
+    key = s.copy()
+    fin = np.isfinite(s)
+    scale = float(np.max(np.abs(s[fin]), initial=0.0))
+    if scale > 0.0:
+        key[fin] = np.round(s[fin] / (scale * TIE_RTOL))  # integers up to 1e12: exact in float64
+    order = np.lexsort((np.arange(s.size), -key))
+    ranking = np.empty(s.size, dtype=np.int64)
+    ranking[order] = np.arange(1, s.size + 1)
     return ranking
 
 
