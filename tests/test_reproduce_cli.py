@@ -270,6 +270,13 @@ def test_partial_export_restore_and_finish_give_the_same_tables(mini_run, tmp_pa
     old = pd.read_parquet(dest / "records.parquet").drop(columns=reproduce.AUDIT_COLUMNS)  # an export from before
     rows, why = reproduce.restorable(reproduce.merge_configs([cfg]), old)  # the store kept the audits
     assert rows == [] and why == {"audits not in the record (restored or exported without them)": 2, "not in the export": 2}
+    # session 2's export covers its own two jobs' times; session 1's export, whose jobs it restored, is kept
+    first = json.loads((dest / "provenance.json").read_text())
+    reproduce.export(clone / "results" / "mini", dest, [cfg])
+    prov = json.loads((dest / "provenance.json").read_text())
+    assert prov["partial"] is False and prov["select_jobs_without_benchmark"] == 2
+    assert prov["earlier_exports"] == [{k: first.get(k) for k in prov["earlier_exports"][0]}]
+    assert prov["earlier_exports"][0]["select_jobs"] == 2 and prov["earlier_exports"][0]["partial"] is True
 
 
 def test_a_subsets_records_do_not_make_the_whole_campaign_finished(mini_run, tmp_path):

@@ -70,6 +70,7 @@ def _benchmark_seconds(results: Path, records: pd.DataFrame) -> dict:
     session a resumed campaign took. ``aggregation_s``: the other rules' seconds (their last runs).
     ``wall_time_s`` = select_wall_s + aggregation_s, the wall time of one run that selects and then
     aggregates (a later rerun of an aggregation rule replaces its seconds; it does not stretch a span).
+    ``select_jobs_without_benchmark``: the jobs none of these cover (restored from an export).
     """
 
     def seconds(tsv: Path) -> float | None:
@@ -79,11 +80,12 @@ def _benchmark_seconds(results: Path, records: pd.DataFrame) -> dict:
             return None
 
     bench = results / "benchmarks"
-    selected, starts, ends = 0.0, [], []
+    selected, starts, ends, unmeasured = 0.0, [], [], 0
     for _, r in records.iterrows():
         out = _job_path(results, r)
         s = seconds(bench / "select" / out.relative_to(results / "runs").with_suffix(".tsv"))
         if s is None:
+            unmeasured += 1
             continue
         selected += s
         if out.is_file():
@@ -92,7 +94,8 @@ def _benchmark_seconds(results: Path, records: pd.DataFrame) -> dict:
     other = sum(seconds(t) or 0.0 for t in sorted(bench.rglob("*.tsv")) if t.relative_to(bench).parts[0] != "select")
     span = (max(ends) - min(starts)) if starts else None
     return {"job_benchmark_s": round(selected + other, 1), "select_wall_s": None if span is None else round(span, 1),
-            "aggregation_s": round(other, 1), "wall_time_s": None if span is None else round(span + other, 1)}  # fmt: skip
+            "aggregation_s": round(other, 1), "wall_time_s": None if span is None else round(span + other, 1),
+            "select_jobs_without_benchmark": unmeasured}  # fmt: skip
 
 
 def provenance(results: Path, records: pd.DataFrame, configfiles, command: str | None, config: dict | None = None) -> dict:
@@ -164,6 +167,14 @@ def export(results: Path, dest: Path, configfiles, command: str | None = None) -
         raise SystemExit(f"export: the records are of campaign(s) {sorted(names)}, the config names {config.get('campaign')!r}")
     # provenance first: the export's git sha is the tree's before this export rewrites committed files
     prov = {**provenance(results, records, configfiles, command, config), "partial": partial}
+    earlier = Path(dest) / "provenance.json"
+    if prov["select_jobs_without_benchmark"] and earlier.is_file():
+        # jobs restored from this folder's last export: its times, which the new ones do not cover, are kept
+        old = json.loads(earlier.read_text())
+        if old.get("campaign") == prov["campaign"]:
+            keep = ("export_git_sha", "select_jobs", "partial", "select_wall_s", "job_benchmark_s", "aggregation_s",
+                    "wall_time_s", "command")  # fmt: skip
+            prov["earlier_exports"] = old.get("earlier_exports", []) + [{k: old.get(k) for k in keep}]
     final, dest = dest, dest.with_name(dest.name + ".export-tmp")  # built aside, swapped in when complete
     if dest.exists():
         shutil.rmtree(dest)
