@@ -11,9 +11,11 @@ did (the fold's training side scaled to [-1, 1], ``MMFS(C2, n_folds=5, random_st
 - ``cyipopt_exact``: Ipopt with the exact Hessian of (20) (what the paper's Pyomo + Ipopt gives Ipopt), same start
   and limit.
 
-Both are compared by F at max(gamma, 0) (``mmfs_reduced.reduced_objective``) and by the genes with gamma_j > 1e-2.
-One BLAS thread, in one process per route (a select job's threads: 1); time = wall and CPU of ``fit`` (the inner
-CV included). Rows are appended to OUT.jsonl as they finish; a rerun skips the (route, fold, C2) already there.
+The routes are compared by F at max(gamma, 0) (``mmfs_reduced.reduced_objective``), by the genes with
+gamma_j > 1e-2 and by the test accuracy of the campaign's final classifier on the fit. One BLAS thread, one
+process per route (a select job's threads: 1); time = wall and CPU of ``fit`` (the inner CV included). Rows are
+appended to OUT.jsonl as they finish; a rerun skips the (route, fold, C2) already there. ``write`` also writes
+every fit to ``PER_FIT``.
 
 Run:   python benchmarks/bench_mmfs_campaign.py run OUT.jsonl {reduced|cyipopt|cyipopt_exact} [SHARD/SHARDS]
        python benchmarks/bench_mmfs_campaign.py write OUT.jsonl [MACHINE-NOTE]   (appends a RESULTS.md section)
