@@ -69,11 +69,10 @@ def test_accuracy(sel, Xtr, ytr, Xte, yte) -> float:
     """Test accuracy of the campaign's final classifier on the fit: the anisotropic SVM (10) with every gamma_j > 0
     and C* (``final_classifier.anisotropic``: C_source selector, widths all), through the select job's own
     ``fit_predict``."""
-    import yaml
-
     from svmfs.protocol.classifiers import fit_predict
+    from svmfs.yamlio import load_yaml_file
 
-    cfg = yaml.safe_load(open(ROOT / "config" / "campaigns" / "jimenez2021.yaml"))["final_classifier"]
+    cfg = load_yaml_file(RECORDS.parent / "config.yaml")["final_classifier"]  # the config the records ran with
     pred, _ = fit_predict("anisotropic", {}, cfg, Xtr, ytr, Xte, sel.support_, sel)
     return float(np.mean(pred == yte))
 

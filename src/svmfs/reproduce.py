@@ -424,21 +424,20 @@ def rejudge_texts(folder: Path) -> dict[str, str]:
     """The reproduction rule run once more on a committed campaign, from what the folder holds: its records
     (``records.parquet``), its audits (``tables/optimism.csv``, when its ``config.yaml`` has ``audits``) and
     its campaign and papers, with this tree's ``published.yaml`` and ``analysis/reproduction.py``. Returns
-    {relative path: text} for :data:`VERDICT_FILES`, what the rule would write (the same calls as
-    ``scripts/reproduction.py``)."""
-    from .analysis.reproduction import read_optimism, reproduction_table, write_reproduction
+    {relative path: text} for :data:`VERDICT_FILES`, what the rule would write (its own function,
+    :func:`svmfs.analysis.reproduction.judge_campaign`)."""
+    from .analysis.reproduction import judge_campaign
 
     folder = Path(folder)
     config = load_yaml_file(folder / "config.yaml")
     optimism = folder / "tables" / "optimism.csv"
     if config.get("audits") and not optimism.is_file():
         raise SystemExit(f"{folder}: its config has audits but it holds no tables/optimism.csv")
-    table = reproduction_table(pd.read_parquet(folder / "records.parquet"), list(config["reproduces"]),
-                               optimism=read_optimism(optimism if config.get("audits") else None))  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp:
         paths = [Path(tmp) / f.replace("/", "_") for f in VERDICT_FILES]
         csv, md, tex, report = (str(p) for p in paths)
-        write_reproduction(table, str(config["campaign"]), csv, md, report, tex)
+        judge_campaign(folder / "records.parquet", config["reproduces"], str(config["campaign"]), csv, md, report, tex,
+                       optimism_csv=optimism if config.get("audits") else None)  # fmt: skip
         return {f: p.read_text() for f, p in zip(VERDICT_FILES, paths)}
 
 

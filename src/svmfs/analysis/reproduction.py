@@ -553,3 +553,12 @@ def write_reproduction(table: pd.DataFrame, campaign: str, csv: str, md: str, re
     if tex is not None:
         atomic_write_text(tex, reproduction_latex(table))
     atomic_write_text(report, reproduction_markdown(table, campaign))
+
+
+def judge_campaign(records_parquet, papers, campaign: str, csv: str, md: str, report: str, tex: str | None = None,
+                   optimism_csv=None) -> None:  # fmt: skip
+    """The reproduction rule: a campaign's merged records (and its audits' ``optimism.csv``, if it has audits)
+    judged against ``papers``' published figures, written by :func:`write_reproduction`. The rule's script and
+    ``python -m svmfs.reproduce rejudge`` (a committed folder's own records) both call this."""
+    table = reproduction_table(pd.read_parquet(records_parquet), list(papers), optimism=read_optimism(optimism_csv))
+    write_reproduction(table, campaign, csv, md, report, tex)
