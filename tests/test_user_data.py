@@ -190,9 +190,9 @@ def test_a_registry_file_clashing_with_the_builtin_one_names_both_files(tmp_path
 
 
 def test_lymphoma_held_by_a_user_registers_as_local(tmp_path, write_config, root, monkeypatch):
-    """The README's lymphoma entry (no public source): a local copy with its own sha256 (here a stand-in)."""
+    """docs/own-data.md's lymphoma entry (no public source): a local copy with its own sha256 (here a stand-in)."""
     monkeypatch.chdir(tmp_path)
-    text = (root / "README.md").read_text()
+    text = (root / "docs" / "own-data.md").read_text()
     block = text[text.index("# lymphoma.yaml"):]
     entry = yaml.safe_load(block[: block.index("```")])["registry_entries"]["lymphoma"]
     rng = np.random.default_rng(0)
@@ -207,8 +207,8 @@ def test_lymphoma_held_by_a_user_registers_as_local(tmp_path, write_config, root
 
 
 def _readme_example(root):
-    text = (root / "README.md").read_text()
-    section = text[text.index("## Your own data"):]
+    text = (root / "docs" / "own-data.md").read_text()
+    section = text[text.index("# Your own data"):]
     blocks = re.findall(r"```(\w+)\n(.*?)```", section, flags=re.S)
     campaign = next(b for lang, b in blocks if lang == "yaml" and b.startswith("# my_campaign.yaml"))
     command = next(b for lang, b in blocks if lang == "bash" and "snakemake" in b)
@@ -217,7 +217,7 @@ def _readme_example(root):
 
 @pytest.mark.workflow
 def test_readme_example_runs(tmp_path, root):
-    """Exactly the README's "Your own data" campaign, on a generated file: a dry run, then prepare and one select job."""
+    """Exactly the "Your own data" campaign of docs/own-data.md, on a generated file: a dry run, then prepare and one select job."""
     import subprocess
     import sys
 
