@@ -3,7 +3,7 @@
 Every case is rejected with a message that names the file and the key or row at fault, and leaves
 nothing behind. ``TRIED`` counts the cases actually run by category; the session summary prints it
 (conftest.py) and ``test_counts_meet_the_issue`` holds the minimums (15 configs, 10 datasets).
-What is validated is listed in the README ("What is validated").
+What is validated is listed in docs/configuration.md ("What is validated").
 """
 
 import bz2
@@ -86,7 +86,7 @@ BAD_CONFIGS = [
      "methods.l1_svm.final: 'own' refits nothing, so splits.kind kp_svm (refit on test-side resamples) does not apply; datasets: sparse_polynomial"),
     ({"datasets": {"wdbc": {}}, "methods": {"mm_fs": {"params": {"route": "pyomo", "pyomo_max_size": 10000}}}},
      "methods.mm_fs.params.route: 'pyomo' on dataset 'wdbc': 380 training rows x 30 features = 11400 exceeds methods.mm_fs.params.pyomo_max_size = 10000"),
-    # a campaign's own registry entries (README "Your own data")
+    # a campaign's own registry entries (docs/own-data.md)
     ({"registry_entries": {"wdbc": {"kind": "embedded", "loader": "sklearn_breast_cancer"}}}, "registry_entries.wdbc: the name is already declared in"),
     ({"registry_entries": {"mine": {"kind": "file"}}}, "registry_entries.mine.kind must be one of"),
     ({"registry_entries": {"mine": {"kind": "local", "path": "/nonexistent/m.csv", "sha256": "f00", "format": "csv", "labels": {"positive": ["1"]}}}},

@@ -1,4 +1,4 @@
-# Selection-bias audits (campaign key `audits`; README "Selection-bias audits"). test_tuned and
+# Selection-bias audits (campaign key `audits`; docs/audits.md). test_tuned and
 # global_scaling are computed inside the select jobs; global_selection has a job of its own per
 # (dataset, method, setting); the optimism table pairs every audit with the nested accuracy by fold.
 
