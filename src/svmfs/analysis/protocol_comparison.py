@@ -1,0 +1,117 @@
+"""The paper's protocol against the project's nested one (issue 35).
+
+A campaign declares which protocol it runs (config key ``protocol``: ``kind: nested``, the default, or
+``kind: paper``, the paper's experimental section as written, with the ``reading`` it runs where the text
+admits several). REPRODUCTION.md judges a published number by a paper-protocol campaign where one ran
+it, and lists beside it the nested result on the same data and the difference between the two: the
+optimism (or pessimism) of the paper's protocol, measured. Where several paper-protocol campaigns run
+other readings of the same number, the one declared ``primary`` before the run is counted (then the
+campaign name), never the one that matches best; the others are listed with theirs.
+
+Reads the reproduction tables and the campaigns' configs only (no method is imported).
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+NESTED = {"kind": "nested", "reading": "", "primary": False}
+
+
+def campaign_protocol(config: dict | None) -> dict:
+    """The campaign's ``protocol`` block with its defaults (a config exported before the key: nested)."""
+    return {**NESTED, **((config or {}).get("protocol") or {})}
+
+
+def preference(protocol: dict) -> int:
+    """Which campaign's verdict a published number takes first: a primary paper-protocol reading (0),
+    another paper-protocol reading (1), the nested protocol (2)."""
+    if protocol["kind"] == "paper":
+        return 0 if protocol.get("primary") else 1
+    return 2
+
+
+def _has_run(row) -> bool:
+    ours = row.get("ours")
+    try:
+        return ours is not None and not math.isnan(float(ours))
+    except (TypeError, ValueError):
+        return bool(str(ours).strip())  # a feature list (top5) is a run too
+
+
+def side_by_side(campaigns: list[tuple[str, pd.DataFrame, dict]]) -> pd.DataFrame:
+    """One row per (published number, paper-protocol campaign that ran it): the paper-protocol result and
+    verdict, the nested result on the same number (the nested campaign with the most runs; then its
+    name), ``counted`` for the reading whose verdict the scorecard counts (the first by ``preference``,
+    then campaign name), and ``difference`` = paper-protocol mean - nested mean (empty where either is not a number).
+
+    ``campaigns``: (name, reproduction table, protocol) with the tables as ``tables/reproduction.csv``
+    holds them.
+    """
+    cols = ["paper", "table", "dataset", "method", "setting", "metric", "published", "campaign", "reading",
+            "counted", "ours", "ci_low", "ci_high", "verdict", "nested_campaign", "nested", "nested_ci_low",
+            "nested_ci_high", "nested_verdict", "difference", "key"]  # fmt: skip
+    nested: dict[str, tuple] = {}
+    for name, table, protocol in sorted(campaigns, key=lambda c: c[0]):
+        if protocol["kind"] != "nested":
+            continue
+        for _, r in table.iterrows():
+            if not _has_run(r):
+                continue
+            runs = float(r.get("runs") or 0)
+            if r["key"] not in nested or runs > nested[r["key"]][0]:
+                nested[r["key"]] = (runs, name, r)
+    rows, seen = [], set()
+    for name, table, protocol in sorted(campaigns, key=lambda c: (preference(c[2]), c[0])):
+        if protocol["kind"] != "paper":
+            continue
+        for _, r in table.iterrows():
+            if not _has_run(r):
+                continue
+            row = {c: r.get(c) for c in ("paper", "table", "dataset", "method", "setting", "metric", "published",
+                                         "ours", "ci_low", "ci_high", "verdict", "key")}  # fmt: skip
+            row.update(campaign=name, reading=protocol.get("reading", ""), counted=r["key"] not in seen)
+            seen.add(r["key"])
+            if r["key"] in nested:
+                _, nname, n = nested[r["key"]]
+                row.update(nested_campaign=nname, nested=n.get("ours"), nested_ci_low=n.get("ci_low"),
+                           nested_ci_high=n.get("ci_high"), nested_verdict=n.get("verdict"))  # fmt: skip
+                try:
+                    row["difference"] = float(r["ours"]) - float(n["ours"])
+                except (TypeError, ValueError):
+                    row["difference"] = None
+            rows.append(row)
+    return pd.DataFrame(rows, columns=cols)
+
+
+def _num(v, digits: int = 2) -> str:
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return "" if v is None else str(v)
+    return "" if math.isnan(f) else f"{f:.{digits}f}"
+
+
+def _with_ci(mean, lo, hi) -> str:
+    m = _num(mean)
+    return f"{m} [{_num(lo)}, {_num(hi)}]" if m and _num(lo) else m
+
+
+def side_by_side_markdown(df: pd.DataFrame) -> list[str]:
+    """The comparison as a markdown table (REPRODUCTION.md's "Paper protocol against nested protocol")."""
+    if df.empty:
+        return ["No paper-protocol campaign has been exported yet (config key `protocol: {kind: paper}`)."]
+    out = ["| paper | table | dataset | method | metric | published | paper protocol (campaign, reading) | verdict | "
+           "nested (campaign) | paper - nested |", "|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    for r in df.itertuples(index=False):
+        method = r.method + (f" ({r.setting})" if isinstance(r.setting, str) and r.setting else "")
+        reading = f"`{r.campaign}`" + (f", {r.reading}" if r.reading else "") + ("" if r.counted else "; not counted")
+        ran = isinstance(r.nested_campaign, str) and r.nested_campaign
+        nested = f"{_with_ci(r.nested, r.nested_ci_low, r.nested_ci_high)} (`{r.nested_campaign}`)" if ran else "not run"
+        diff = _num(r.difference)
+        out.append(f"| {r.paper} | {r.table} | {r.dataset} | {method} | {r.metric} | {_num(r.published)} | "
+                   f"{_with_ci(r.ours, r.ci_low, r.ci_high)} ({reading}) | {r.verdict} | {nested} | "
+                   f"{('+' if diff and not diff.startswith('-') else '') + diff} |")  # fmt: skip
+    return out
