@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from .canonical import DatasetError
+from .tables import parse_table
 
 BEGIN, END = "!series_matrix_table_begin", "!series_matrix_table_end"
 MISSING = ("", "null", "NA", "NaN", "nan")
@@ -51,22 +52,15 @@ def _split(path: Path, text: str) -> tuple[list[str], list[str]]:
 
 
 def _table(path: Path, lines: list[str]) -> tuple[list[str], list[str], np.ndarray]:
-    """(GSM ids, probe ids, samples x probes values) of the table's lines."""
-    rows = [r for r in csv.reader(lines, delimiter="\t") if r]
-    if len(rows) < 2:
+    """(GSM ids, probe ids, samples x probes values) of the table's lines (read by pyarrow, :mod:`.tables`)."""
+    if len([line for line in lines if line.strip()]) < 2:
         raise DatasetError(f"{path}: the series matrix table has no probe rows")
-    gsm = [v.strip() for v in rows[0][1:]]
-    probes, cells = [], []
-    for k, r in enumerate(rows[1:], start=1):
-        if len(r) != len(rows[0]):
-            raise DatasetError(f"{path}: ragged table: probe row {k} ({r[0]!r}) has {len(r)} fields, the header has {len(rows[0])}")
-        probes.append(r[0].strip())
-        cells.append([v.strip() for v in r[1:]])
-    cells = np.array(cells, dtype=str).reshape(len(probes), len(gsm))
+    header, cells = parse_table(path, "\n".join(lines).encode(), "\t", header=True)
+    gsm, probes, cells = [g.strip() for g in header[1:]], [p.strip() for p in cells[:, 0]], np.char.strip(cells[:, 1:])
     missing = np.isin(cells, MISSING)
     if missing.any():
         p, s = map(int, np.argwhere(missing)[0])
-        raise DatasetError(f"{path}: missing value {cells[p, s]!r} for probe {probes[p]!r}, sample {gsm[s]}; remove or impute it")
+        raise DatasetError(f"{path}: missing value {str(cells[p, s])!r} for probe {probes[p]!r}, sample {gsm[s]}; remove or impute it")
     try:
         values = cells.astype(np.float64)
     except ValueError:
@@ -74,7 +68,7 @@ def _table(path: Path, lines: list[str]) -> tuple[list[str], list[str], np.ndarr
             try:
                 float(cells[p, s])
             except ValueError:
-                raise DatasetError(f"{path}: non-numeric value {cells[p, s]!r} for probe {probes[p]!r}, sample {gsm[s]}") from None
+                raise DatasetError(f"{path}: non-numeric value {str(cells[p, s])!r} for probe {probes[p]!r}, sample {gsm[s]}") from None
         raise  # pragma: no cover - astype and float agree
     return gsm, probes, values.T
 
