@@ -11,7 +11,8 @@ Readers (text is read by a CSV library, :mod:`.tables`: quoting, a UTF-8 byte-or
   Alon's signed tissue ids); ``drop_columns`` (musk's name columns); ``feature_names`` or
   ``feature_names_file`` / ``feature_names_column``.
 - ``csv`` / ``tsv``: comma / tab-separated file(s) with a header (``header: false`` for none),
-  concatenated in the order given (Golub train + test); ``label_column`` a column name (or index).
+  concatenated in the order given (Golub train + test); ``label_column`` a column name (or index);
+  ``decimal: ","`` for a comma-decimal locale (``sep: ";"``, ``0,1257``).
 - ``svmlight``: libsvm/svmlight files (scikit-learn's reader), concatenated.
 - ``arff``: ARFF (scipy's reader), the label attribute named by ``label_column``.
 - ``npz``, ``parquet``, ``rdata`` (``.RData``/``.rds``): :mod:`.binary_formats`.
@@ -21,7 +22,8 @@ Readers (text is read by a CSV library, :mod:`.tables`: quoting, a UTF-8 byte-or
 Options (``options`` in the registry or the campaign): ``missing_zeros`` with
 ``missing_zero_columns`` (Pima: zeros mean "not measured" in 5 columns): ``keep`` (the papers'
 choice, default), ``error``, or ``drop_rows``; the choice is recorded in the metadata.
-Every error names the file and, where it applies, the row and column.
+Every error names the file and, where it applies, the row and column; an empty label cell is an
+error naming its row, never a third label ``''``.
 """
 
 from __future__ import annotations
