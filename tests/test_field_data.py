@@ -103,7 +103,7 @@ PROBES = [f"{200 + j}_at" for j in range(5)]
 GEO_VALUES = np.round(RNG.normal(8, 1, size=(len(PROBES), N)) + np.outer([2, 0, 0, 0, 0], np.array(CLASSES) == "tumor"), 3)
 
 
-def series_matrix(characteristics=None, titles=None, cells=None) -> str:
+def series_matrix(characteristics=None, titles=None, cells=None, accessions=None) -> str:
     """A GEO series matrix: header lines (values quoted, tab-separated), then the probe x sample table."""
 
     def q(values):
@@ -116,7 +116,7 @@ def series_matrix(characteristics=None, titles=None, cells=None) -> str:
     titles = titles or [f"{c} biopsy {i}" for i, c in enumerate(CLASSES)]
     cells = GEO_VALUES.astype(str) if cells is None else cells
     lines = ['!Series_title\t"A stand-in study"', '!Series_geo_accession\t"GSE00000"', "",
-             f"!Sample_title\t{q(titles)}", f"!Sample_geo_accession\t{q(GSM)}"]  # fmt: skip
+             f"!Sample_title\t{q(titles)}", f"!Sample_geo_accession\t{q(accessions or GSM)}"]  # fmt: skip
     lines += [f"!Sample_characteristics_ch1\t{q(c)}" for c in characteristics]
     lines += ["!series_matrix_table_begin", q(["ID_REF", *GSM])]
     lines += [f'"{p}"\t' + "\t".join(row) for p, row in zip(PROBES, cells)]
@@ -210,6 +210,19 @@ def test_an_r_na_is_refused_naming_row_and_column(case, tmp_path, write_config, 
     assert f"{path}: {fragment}" in str(e.value), str(e.value)
 
 
+def test_parquet_nullable_integer_columns_and_a_missing_value(tmp_path, write_config, root):
+    """The same column types in Parquet (pandas' nullable Int32/boolean): read, and a null named by row and column."""
+    df = _frame().assign(diagnosis=CLASSES)
+    df.index = pd.RangeIndex(N)
+    df.to_parquet(tmp_path / "a.parquet")
+    ds = _prepare(tmp_path, write_config, root, _local(tmp_path / "a.parquet", "parquet", {"label_column": "diagnosis"}, TUMOR))
+    np.testing.assert_array_equal(ds.X, X)
+    df.loc[3, "g2"] = pd.NA
+    df.to_parquet(tmp_path / "b.parquet")
+    with pytest.raises(DatasetError, match=re.escape(f"{tmp_path / 'b.parquet'}: missing value (NA) at row 4, column 'g2'")):
+        _prepare(tmp_path, write_config, root, _local(tmp_path / "b.parquet", "parquet", {"label_column": "diagnosis"}, TUMOR))
+
+
 # --- GEO series matrix --------------------------------------------------------------------------
 
 
@@ -241,6 +254,8 @@ GEO_BAD = [
      f"the title 'control' of sample {GSM[-1]} does not match read.title_pattern"),
     ("null-cell", {"cells": _null_cell()}, {"label_field": "tissue"}, f"missing value 'null' for probe {PROBES[3]!r}, sample {GSM[5]}"),
     ("neither", {}, {}, "give one of read.label_field (a !Sample_characteristics_ch1 field) or read.title_pattern"),
+    ("accessions-differ", {"accessions": [*GSM[:-1], "GSM1"]}, {"label_field": "tissue"},
+     f"the table's samples {GSM[:5]} differ from !Sample_geo_accession"),
 ]  # fmt: skip
 
 
