@@ -81,11 +81,21 @@ def read_config_file(path: str | Path) -> Any:
         raise ConfigError(f"{path}: not valid YAML: {e}") from None
 
 
-def check_config_files(paths) -> None:
+def check_config_files(paths, config: dict | None = None) -> None:
     """Re-read the config files Snakemake loaded (``workflow.configfiles``) with the strict loader:
-    Snakemake's own loader keeps the later of two equal keys silently."""
+    Snakemake's own loader keeps the later of two equal keys silently, and reads label values by YAML
+    1.1 (``positive: [yes]`` -> ``[True]``). With ``config``, the labels of its ``registry_entries`` are
+    replaced by those of the strict read, which keeps them as typed (:mod:`.yamlio`)."""
+    strict: dict = {}
     for path in paths:
-        read_config_file(path)
+        data = read_config_file(path)
+        strict = deep_update(strict, data) if isinstance(data, dict) else strict
+    if config is not None:
+        typed = strict.get("registry_entries")
+        for name, entry in (config.get("registry_entries") or {}).items():
+            own = typed.get(name) if isinstance(typed, dict) else None
+            if isinstance(entry, dict) and isinstance(own, dict) and isinstance(own.get("labels"), dict):
+                entry["labels"] = own["labels"]
 
 
 def deep_update(base: dict, new: dict) -> dict:

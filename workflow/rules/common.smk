@@ -25,8 +25,9 @@ from svmfs.config import (
 from svmfs.methods.registry import get_method
 from svmfs.protocol.seeds import derive_seed
 
-# Snakemake's loader keeps the later of two equal keys: re-read the config files it was given strictly
-check_config_files(workflow.configfiles)
+# Snakemake's loader keeps the later of two equal keys and turns labels such as yes/no into booleans:
+# re-read the config files it was given strictly, and take the registry entries' labels from that read
+check_config_files(workflow.configfiles, config)
 check_campaign(config, workdir=workflow.basedir)
 for warning in runtime_warnings(config) + fit_count_warnings(config):
     logger.warning(f"config: {warning}")

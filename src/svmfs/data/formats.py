@@ -11,15 +11,19 @@ Readers (text is read by a CSV library, :mod:`.tables`: quoting, a UTF-8 byte-or
   Alon's signed tissue ids); ``drop_columns`` (musk's name columns); ``feature_names`` or
   ``feature_names_file`` / ``feature_names_column``.
 - ``csv`` / ``tsv``: comma / tab-separated file(s) with a header (``header: false`` for none),
-  concatenated in the order given (Golub train + test); ``label_column`` a column name (or index).
+  concatenated in the order given (Golub train + test); ``label_column`` a column name (or index);
+  ``decimal: ","`` for a comma-decimal locale (``sep: ";"``, ``0,1257``).
 - ``svmlight``: libsvm/svmlight files (scikit-learn's reader), concatenated.
 - ``arff``: ARFF (scipy's reader), the label attribute named by ``label_column``.
 - ``npz``, ``parquet``, ``rdata`` (``.RData``/``.rds``): :mod:`.binary_formats`.
+- ``geo_series_matrix``: GEO's ``GSE..._series_matrix.txt(.gz)``, labels from a sample
+  characteristic or the sample titles: :mod:`.geo`.
 
 Options (``options`` in the registry or the campaign): ``missing_zeros`` with
 ``missing_zero_columns`` (Pima: zeros mean "not measured" in 5 columns): ``keep`` (the papers'
 choice, default), ``error``, or ``drop_rows``; the choice is recorded in the metadata.
-Every error names the file and, where it applies, the row and column.
+Every error names the file and, where it applies, the row and column; an empty label cell is an
+error naming its row, never a third label ``''``.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ import numpy as np
 from .binary_formats import MORE_READERS
 from .canonical import Dataset, DatasetError
 from .download import safe_relative, sha256_of
+from .geo import read_geo_series_matrix
 from .tables import parse_table, to_floats
 
 
@@ -82,10 +87,16 @@ def read_delimited(folder: Path, opt: dict, *, sep=",", header=False):
     """Delimited text file(s) with or without a header, concatenated in the order given.
 
     Labels come from ``label_column`` (a header name or an index) or from ``labels_file``;
-    ``drop_columns`` (names or indices) are left out; ``transpose`` for features-in-rows files.
+    ``drop_columns`` (names or indices) are left out; ``transpose`` for features-in-rows files;
+    ``decimal: ","`` for numbers written with a decimal comma (``0,1257``, with ``sep: ";"``).
     """
     files = opt["files"] if "files" in opt else [opt["file"]]
     sep, header = opt.get("sep", sep), opt.get("header", header)
+    decimal = opt.get("decimal", ".")
+    if decimal not in (".", ","):
+        raise DatasetError(f"{folder / files[0]}: read.decimal must be '.' or ',', got {decimal!r}")
+    if decimal == sep:
+        raise DatasetError(f"{folder / files[0]}: read.decimal {decimal!r} is also the separator; set read.sep (e.g. ';')")
     label_col = opt.get("label_column")
     if label_col is None and not opt.get("labels_file"):
         raise DatasetError(f"{folder / files[0]}: read.label_column or read.labels_file is required")
@@ -102,7 +113,7 @@ def read_delimited(folder: Path, opt: dict, *, sep=",", header=False):
         if label is not None:
             labels.append(np.char.strip(np.char.strip(cells[:, label]), '"'))
         columns = [repr(names[j]) if names is not None else str(j + 1) for j in keep]
-        Xs.append(to_floats(path, cells[:, keep], columns))
+        Xs.append(to_floats(path, cells[:, keep], columns, decimal))
     X = np.vstack(Xs)
     feature_names = [names0[j] for j in keep] if names0 is not None else None
     path = folder / files[0]
@@ -196,7 +207,10 @@ def read_arff(folder: Path, opt: dict):
     return X, labels, names, None
 
 
-READERS = {"matrix": read_matrix, "csv": read_csv, "tsv": read_tsv, "svmlight": read_svmlight, "arff": read_arff, **MORE_READERS}
+READERS = {
+    "matrix": read_matrix, "csv": read_csv, "tsv": read_tsv, "svmlight": read_svmlight, "arff": read_arff,
+    "geo_series_matrix": read_geo_series_matrix, **MORE_READERS,
+}  # fmt: skip
 
 
 def _missing_zeros(name, X, opts, meta, names) -> tuple[np.ndarray, np.ndarray]:
@@ -222,6 +236,17 @@ def _missing_zeros(name, X, opts, meta, names) -> tuple[np.ndarray, np.ndarray]:
     else:
         raise DatasetError(f"dataset {name!r}: options.missing_zeros must be keep, error or drop_rows, got {policy!r}")
     return X, keep_rows
+
+
+def _refuse_empty_labels(name: str, labels, source) -> None:
+    """An empty (or blank) label cell is an error naming its row (1-based, in sample order), never a label ''."""
+    blank = np.char.strip(np.asarray(labels).astype(str)) == ""
+    if blank.any():
+        files = ", ".join(map(str, source)) if isinstance(source, list) else source
+        raise DatasetError(
+            f"dataset {name!r}: empty label at row {int(np.flatnonzero(blank)[0]) + 1} (file {files}); "
+            f"{int(blank.sum())} sample(s) without a label"
+        )
 
 
 def _map_labels(name: str, spec: dict, labels: np.ndarray, source) -> np.ndarray:
@@ -275,7 +300,9 @@ def read_entry(name: str, entry: dict, folder: Path, opt: dict, hashes: dict, ki
     if fmt not in READERS:
         raise DatasetError(f"dataset {name!r}: unknown format {fmt!r}; known: {sorted(READERS)}")
     X, labels, names, ids = READERS[fmt](folder, opt)
-    y = _map_labels(name, entry.get("labels") or {}, labels, opt.get("labels_file") or opt.get("file") or opt.get("files"))
+    source = opt.get("labels_file") or opt.get("file") or opt.get("files")
+    _refuse_empty_labels(name, labels, source)
+    y = _map_labels(name, entry.get("labels") or {}, labels, source)
     found = set(np.unique(labels).tolist())
     positive = {str(v) for v in entry["labels"]["positive"]}
     meta = {

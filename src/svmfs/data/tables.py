@@ -104,16 +104,28 @@ def _check_names(path: Path, names: list[str]) -> None:
         seen[n] = j
 
 
-def to_floats(path: Path, cells: np.ndarray, columns: list) -> np.ndarray:
-    """Cells as float64; a non-numeric cell is an error naming its row and column (``columns[j]``)."""
-    try:
-        return cells.astype(np.float64)
-    except ValueError:
-        pass
-    for i, row in enumerate(cells):
+def to_floats(path: Path, cells: np.ndarray, columns: list, decimal: str = ".") -> np.ndarray:
+    """Cells as float64; a non-numeric cell is an error naming its row and column (``columns[j]``).
+
+    With ``decimal=","`` the decimal mark is a comma (``0,1257``); a cell with a ``.`` is then refused,
+    as a thousands separator or a mixed-locale file would be misread."""
+    text = cells
+    dotted = np.zeros(cells.shape, dtype=bool)
+    if decimal == ",":
+        dotted = np.char.find(cells.astype(str), ".") >= 0
+        text = np.char.replace(cells.astype(str), ",", ".")
+    if not dotted.any():
+        try:
+            return text.astype(np.float64)
+        except ValueError:
+            pass
+    note = f" (read.decimal is {decimal!r})" if decimal != "." else ""
+    for i, row in enumerate(text):
         for j, v in enumerate(row):
             try:
                 float(v)
+                if dotted[i, j]:
+                    raise ValueError
             except ValueError:
-                raise DatasetError(f"{path}: non-numeric value {str(v)!r} at row {i + 1}, column {columns[j]}") from None
+                raise DatasetError(f"{path}: non-numeric value {str(cells[i, j])!r} at row {i + 1}, column {columns[j]}{note}") from None
     raise DatasetError(f"{path}: non-numeric values")  # pragma: no cover - astype and float agree
