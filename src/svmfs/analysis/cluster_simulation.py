@@ -144,9 +144,10 @@ class CampaignDag:
 
 
 def campaign_dag(records: pd.DataFrame, seconds: pd.Series, match_size_of: dict[str, str] | None = None,
-                 setup_s: float = 0.0, aggregation_s: float = 0.0) -> CampaignDag:  # fmt: skip
+                 setup_s: float | dict[str, float] = 0.0, aggregation_s: float = 0.0) -> CampaignDag:  # fmt: skip
     """The workflow's DAG over ``records`` (one row per select job), each select job lasting ``seconds``
-    (aligned with ``records``): one ``prepare+split`` job per dataset (``setup_s`` each), the select jobs,
+    (aligned with ``records``): one ``prepare+split`` job per dataset (``setup_s`` each, or per dataset
+    name), the select jobs,
     one ``aggregate`` job after them all (``aggregation_s``). ``match_size_of``: method -> the method whose
     default-setting job of the same fold it waits for (the select rule's ``match`` input)."""
     missing = [c for c in JOB_KEY if c not in records]
@@ -157,7 +158,9 @@ def campaign_dag(records: pd.DataFrame, seconds: pd.Series, match_size_of: dict[
     rec = records[JOB_KEY].astype({"fold": int}).reset_index(drop=True)
     datasets = sorted(rec["dataset"].astype(str).unique())
     names = [f"prepare+split {d}" for d in datasets]
-    durations = [float(setup_s)] * len(datasets)
+    if isinstance(setup_s, dict) and set(datasets) - set(setup_s):
+        raise ValueError(f"setup_s has no time for the dataset(s) {sorted(set(datasets) - set(setup_s))}")
+    durations = [float(setup_s[d] if isinstance(setup_s, dict) else setup_s) for d in datasets]
     deps: list[tuple[int, ...]] = [()] * len(datasets)
     first = len(names)
     index = {(str(r.dataset), str(r.method), str(r.setting), int(r.fold)): first + i for i, r in enumerate(rec.itertuples())}
