@@ -107,3 +107,12 @@ def test_bundles_run_their_members_on_their_cores():
     dag = campaign_dag(_records(folds=1), pd.Series([10.0, 10.0]), match_size_of={"b": "a"})
     bundled = bundle_jobs(dag, size=1, cores=2)
     assert [d for d, s in zip(bundled.durations, bundled.select) if s] == [20.0]
+
+
+def test_prepare_and_split_seconds_per_dataset():
+    rec = pd.DataFrame([{"dataset": d, "method": "a", "setting": "default", "fold": 0} for d in ("d", "e")])
+    dag = campaign_dag(rec, pd.Series([1.0, 1.0]), setup_s={"d": 4.0, "e": 2.0})
+    assert dag.durations[:2] == (4.0, 2.0)
+    assert longest_path(dag.durations, dag.deps) == 5.0
+    with pytest.raises(ValueError, match="setup_s has no time for the dataset\\(s\\) \\['e'\\]"):
+        campaign_dag(rec, pd.Series([1.0, 1.0]), setup_s={"d": 4.0})
