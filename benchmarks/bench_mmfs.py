@@ -185,7 +185,7 @@ def _run_goal2(spec, kind, route):
     from threadpoolctl import threadpool_limits
 
     from svmfs.methods.mm_fs import MMFS
-    from svmfs.solvers.mmfs_nlp import aniso_kernel
+    from svmfs.solvers.anisotropic import aniso_kernel
     from svmfs.solvers.mmfs_reduced import reduced_objective, solve_mmfs_reduced
 
     with threadpool_limits(limits=1):
