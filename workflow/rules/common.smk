@@ -23,7 +23,7 @@ from svmfs.config import (
     fit_count_warnings,
 )
 from svmfs.methods.registry import get_method
-from svmfs.protocol.seeds import derive_seed
+from svmfs.protocol.seeds import audit_global_seed, data_seed, job_seed, splits_seed
 
 # Snakemake's loader keeps the later of two equal keys: re-read the config files it was given strictly
 check_config_files(workflow.configfiles)
