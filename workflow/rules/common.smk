@@ -68,6 +68,11 @@ wildcard_constraints:
     source=_alternatives(DOWNLOADS),
 
 
+def method_papers():
+    """The paper each method of the campaign comes from (its registry entry's), for the merged records."""
+    return {m: get_method(MCFG[m].get("method", m)).paper for m in METHODS}
+
+
 def select_outputs():
     return [
         f"{OUT}/runs/{d}/{m}/{s}/fold-{k}.json"
