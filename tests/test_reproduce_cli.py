@@ -356,5 +356,5 @@ def test_every_committed_campaign_passes_the_check_on_five_jobs(name, shared_mir
     field (compare_jobs: on another CPU only the solver's path and the floats' last digits may differ)."""
     lines: list[str] = []
     rc = check(ROOT / "reproduction" / name, k=5, seed=1, mirror=shared_mirror, workdir=tmp_path / "w",
-                         out=lines.append, max_job_s=CI_MAX_JOB_S)  # fmt: skip
+               out=lines.append, max_job_s=CI_MAX_JOB_S)  # fmt: skip
     assert rc == 0, "\n".join(lines)  # no DIFF: a solver's path and a float's last digits may move on another CPU
