@@ -13,7 +13,7 @@ import numpy as np, pandas as pd
 from svmfs.protocol.select_job import run_select_job
 from svmfs.protocol.audits import run_global_selection
 from svmfs.protocol.splits import make_splits
-from svmfs.protocol.seeds import derive_seed
+from svmfs.protocol.seeds import audit_global_seed, job_seed, splits_seed
 from svmfs.analysis.optimism import optimism_table
 
 D = "/work/shared/data"
@@ -30,16 +30,16 @@ methods = {"svm_linear": {}, "svm_rfe_r20": {"method": "svm_rfe", "grid": {"C": 
 rows = []; grecs = []
 for ds in sys.argv[1:]:
     X, y = load(ds); tr, te = sizes[ds]
-    folds = make_splits(y, {"kind": "random_train_test", "n_instances": 10, "train_size": tr, "test_size": te}, derive_seed(20100415, "splits", ds), ds)
+    folds = make_splits(y, {"kind": "random_train_test", "n_instances": 10, "train_size": tr, "test_size": te}, splits_seed(20100415, ds), ds)
     for m, cfg in methods.items():
         t = time.time()
-        seeds = [derive_seed(20100415, ds, f["fold"], m, "default") for f in folds]
+        seeds = [job_seed(20100415, ds, f["fold"], m, "default") for f in folds]
         for f, s in zip(folds, seeds):
             r = run_select_job(X, y, f, m, cfg, camp, s)
             rows += [{"dataset": ds, "method": m, "setting": "default", "fold": f["fold"], "protocol": p, "accuracy": r[k]}
                      for p, k in (("nested", "test_accuracy"), ("test_tuned", "audit_test_tuned_accuracy"), ("global_scaling", "audit_global_scaling_accuracy"))]
         if m != "svm_linear":
-            g = run_global_selection(X, y, folds, m, cfg, camp, derive_seed(20100415, "audit_global", ds, m, "default"), seeds)
+            g = run_global_selection(X, y, folds, m, cfg, camp, audit_global_seed(20100415, ds, m, "default"), seeds)
             rows += [{"dataset": ds, "method": m, "setting": "default", "fold": f["fold"], "protocol": "global_selection", "accuracy": f["accuracy"]} for f in g["folds"]]
         print(ds, m, round(time.time() - t, 1), "s", flush=True)
 folds = pd.DataFrame(rows)

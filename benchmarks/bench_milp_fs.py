@@ -104,14 +104,14 @@ def main_c_path(name="pima", published=67.44):
     from svmfs.data.formats import read_download
     from svmfs.data.registry import load_registry
     from svmfs.protocol.normalize import normalize_fold
-    from svmfs.protocol.seeds import derive_seed
+    from svmfs.protocol.seeds import job_seed, splits_seed
     from svmfs.protocol.select_job import run_select_job
     from svmfs.protocol.splits import make_splits
 
     cfg = load_config(ROOT / "reproduction" / "jimenez2021" / "config.yaml", workdir=ROOT)  # the export's config
     camp, method_cfg = job_campaign_config(cfg, name, "milp_fs"), job_method_config(cfg, name, "milp_fs")
     ds = read_download(name, load_registry(ROOT / "config" / "datasets.yaml")[name], SHARED)
-    folds = make_splits(ds.y, camp["splits"], derive_seed(cfg["seed"], "splits", name), name)
+    folds = make_splits(ds.y, camp["splits"], splits_seed(cfg["seed"], name), name)
     params = method_cfg["params"]
     committed = pd.read_parquet(ROOT / "reproduction" / "jimenez2021" / "records.parquet")
     committed = committed[(committed.dataset == name) & (committed.method == "milp_fs")].set_index("fold")
@@ -144,7 +144,7 @@ def main_c_path(name="pima", published=67.44):
         job_cfg = {**method_cfg, "grid": {"C": grid}}
         nested, tuned, same = [], [], 0
         for f in folds:
-            seed = derive_seed(cfg["seed"], name, str(f["fold"]), "milp_fs", "default")
+            seed = job_seed(cfg["seed"], name, f["fold"], "milp_fs", "default")
             rec = run_select_job(ds.X, ds.y, f, "milp_fs", job_cfg, camp, seed)
             nested.append(rec["test_accuracy"])
             tuned.append(rec["audit_test_tuned_accuracy"])

@@ -5,7 +5,7 @@ the process tree from ``os.wait4``, i.e. the largest process of the tree, plus a
 summed RSS, which also caps it at ``MEM_CAP``):
 
 - colon: Alon 62 x 2000 (dataset registry + readers), outer splits as the jimenez2021 campaign makes
-  them (stratified 10-fold, seed derive_seed(20210601, "splits", "colon")); the first fold with a
+  them (stratified 10-fold, seed splits_seed(20210601, "colon")); the first fold with a
   56-sample training side (folds 0-1 have 55), min-max scaled to [-1, 1] on that training side.
 - ``colon``: MMFS cyipopt L-BFGS, C = 1, gamma_ini = 1/M fixed, max_iter 3000, C2 in {0.1, 0.5, 0.9};
   ``colon_cv``: the same at C2 = 0.5 with the inner 5-fold CV over the paper's C and gamma grids.
@@ -75,7 +75,7 @@ def outer_fold(name: str, fold_index=None, n_train=None):
     from svmfs.data.embedded import sklearn_breast_cancer
     from svmfs.data.formats import read_download
     from svmfs.data.registry import load_registry
-    from svmfs.protocol.seeds import derive_seed
+    from svmfs.protocol.seeds import splits_seed
     from svmfs.protocol.splits import make_splits
 
     if name == "wdbc":
@@ -83,7 +83,7 @@ def outer_fold(name: str, fold_index=None, n_train=None):
     else:
         ds = read_download(name, load_registry(ROOT / "config" / "datasets.yaml")[name], SHARED)
     y = np.where(ds.y.astype(float) > 0, 1.0, -1.0)
-    folds = make_splits(y, {"kind": "stratified_kfold", "n_splits": 10}, derive_seed(20210601, "splits", name))
+    folds = make_splits(y, {"kind": "stratified_kfold", "n_splits": 10}, splits_seed(20210601, name))
     fold = next(f for f in folds if len(f["train"]) == n_train) if fold_index is None else folds[fold_index]
     return ds.X.astype(float), y, fold
 
@@ -185,7 +185,7 @@ def _run_goal2(spec, kind, route):
     from threadpoolctl import threadpool_limits
 
     from svmfs.methods.mm_fs import MMFS
-    from svmfs.solvers.mmfs_nlp import aniso_kernel
+    from svmfs.solvers.anisotropic import aniso_kernel
     from svmfs.solvers.mmfs_reduced import reduced_objective, solve_mmfs_reduced
 
     with threadpool_limits(limits=1):

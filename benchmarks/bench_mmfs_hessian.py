@@ -23,7 +23,8 @@ from sklearn.preprocessing import MinMaxScaler
 
 from svmfs.data.formats import read_download
 from svmfs.data.registry import load_registry
-from svmfs.solvers.mmfs_nlp import MMFSProblem, aniso_kernel, solve_mmfs, svc_start
+from svmfs.solvers.anisotropic import aniso_kernel
+from svmfs.solvers.mmfs_nlp import MMFSProblem, solve_mmfs, svc_start
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "data"

@@ -1,7 +1,7 @@
 """MM-FS at the slowest starts of the jimenez2021 campaign: Ipopt's user scaling by C and the Hessian choice.
 
 Each case: one outer fold's training side (splits as the campaign makes them: stratified 10-fold, seed
-derive_seed(20210601, "splits", name); min-max scaled to [-1, 1] on that side), the (C, gamma_ini) the
+splits_seed(20210601, name); min-max scaled to [-1, 1] on that side), the (C, gamma_ini) the
 campaign's inner CV picked there, one MMFS fit with C and gamma_ini fixed, one BLAS thread, max_iter 3000,
 time_limit 900 s, in a fresh process. Settings:
 

@@ -10,11 +10,16 @@ import pandas as pd
 import yaml
 
 from svmfs.analysis.paths import swept_parameter
-from svmfs.analysis.showcase import PAPERS, condensed_table, paper_of, write_showcase
+from svmfs.analysis.showcase import NOT_RECORDED, PAPERS, condensed_table, paper_key, write_showcase
 from svmfs.config import campaign_datasets, campaign_methods, dataset_methods, load_config, method_settings
 from svmfs.methods.registry import METHODS, get_method
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def paper_of(registry_method):
+    """The showcase's paper of a registry method, from the paper text its records carry."""
+    return paper_key(get_method(registry_method).paper)
 
 
 def _default():
@@ -78,22 +83,47 @@ def _summary():
 def test_condensed_table_has_one_row_per_competitor_with_its_paper_and_rank(tmp_path):
     summary = _summary()
     ranks = pd.DataFrame({"method": ["mm_fs (C2-0.1)", "svm_linear", "l1_path (C-1)"], "average_rank": [1.0, 2.0, 3.0]})
-    t = condensed_table(summary, {"l1_path": "l1_svm"}, ranks)
+    papers = {m: get_method(r).paper for m, r in (("svm_linear", "svm_linear"), ("mm_fs", "mm_fs"), ("l1_path", "l1_svm"))}
+    t = condensed_table(summary, papers, ranks)
     assert list(t["method (setting)"]) == ["mm_fs (C2-0.1)", "svm_linear", "l1_path (C-1)"]  # by rank
     assert list(t["paper"]) == ["jimenez2021", "baseline", "mit9520"]
     assert list(t.columns[-2:]) == ["a (p = 10)", "b (p = 20)"]
     assert t.iloc[0]["b (p = 20)"] == "96.0 (3.0)"
-    marked = condensed_table(summary.assign(failures=[0, 2, 0, 0, 0, 0]), {"l1_path": "l1_svm"})
+    marked = condensed_table(summary.assign(failures=[0, 2, 0, 0, 0, 0]), papers)
     assert marked.set_index("method (setting)").loc["mm_fs (C2-0.1)", "a (p = 10)"] == "95.0 (3.0) *"
     # files: a Markdown table and a small PNG, the same bytes twice
     res = tmp_path / "results"
     (res / "tables").mkdir(parents=True)
     summary.to_csv(res / "tables" / "summary.csv", index=False)
-    md, png = write_showcase(res, tmp_path / "docs", {"l1_path": "l1_svm"})
+    md, png = write_showcase(res, tmp_path / "docs", papers)
     first = png.read_bytes()
     assert "| mm_fs (C2-0.1) " in md.read_text() and first[:4] == b"\x89PNG" and len(first) < 300_000
-    write_showcase(res, tmp_path / "docs", {"l1_path": "l1_svm"})
+    write_showcase(res, tmp_path / "docs", papers)
     assert png.read_bytes() == first
+
+
+def test_the_showcase_names_papers_from_the_records_alone(tmp_path):
+    """The merged records carry each method's paper (``method_paper``, rule collect); records made before
+    they did still give a table, its paper column saying so (the method registry is not consulted)."""
+    res = tmp_path / "results"
+    (res / "tables").mkdir(parents=True)
+    _summary().to_csv(res / "tables" / "summary.csv", index=False)
+    rows = [("svm_linear", "svm_linear"), ("mm_fs", "mm_fs"), ("l1_path", "l1_svm")]
+    pd.DataFrame({"method": [m for m, _ in rows], "method_paper": [get_method(r).paper for _, r in rows]}).to_parquet(res / "records.parquet")
+    text = write_showcase(res, tmp_path / "docs")[0].read_text()
+    assert _paper_column(text) == {"mm_fs (C2-0.1)": "jimenez2021", "svm_linear": "baseline", "l1_path (C-1)": "mit9520"}
+    assert "records do not name it" not in text
+    pd.DataFrame({"method": [m for m, _ in rows]}).to_parquet(res / "records.parquet")  # records from before
+    text = write_showcase(res, tmp_path / "docs")[0].read_text()
+    assert set(_paper_column(text).values()) == {NOT_RECORDED} and "records do not name it" in text
+    # a committed campaign's records (exported before records carried the paper)
+    md, png = write_showcase(ROOT / "reproduction" / "rinaldi2010", tmp_path / "committed")
+    assert _paper_column(md.read_text())["fs_svmcp"] == NOT_RECORDED and png.read_bytes()[:4] == b"\x89PNG"
+
+
+def _paper_column(md: str) -> dict[str, str]:
+    rows = [[c.strip() for c in ln.strip().strip("|").split("|")] for ln in md.splitlines() if ln.startswith("| ")]
+    return {r[0]: r[1] for r in rows[1:]}
 
 
 def test_splice_replaces_only_the_block_between_the_markers():

@@ -19,7 +19,7 @@ from svmfs.protocol.select_job import run_select_job
 from svmfs.protocol.splits import make_splits
 from svmfs.protocol.tuning import inner_cv
 from svmfs.solvers.anisotropic import kp_kernel
-from svmfs.solvers.mmfs_nlp import aniso_kernel
+from svmfs.solvers.anisotropic import aniso_kernel
 
 
 def _gram(A, B, widths):

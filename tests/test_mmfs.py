@@ -17,7 +17,8 @@ from svmfs.data.synthetic import weston_nonlinear
 from svmfs.methods.base import BINARY_ONLY_FAILED_CHECKS
 from svmfs.methods.kp_fs_offshelf import KPFSOffShelf
 from svmfs.methods.mm_fs import MMFS
-from svmfs.solvers.mmfs_nlp import KPWidthProblem, MMFSProblem, aniso_kernel, solve_mmfs, svc_start
+from svmfs.solvers.anisotropic import aniso_kernel
+from svmfs.solvers.mmfs_nlp import KPWidthProblem, MMFSProblem, solve_mmfs, svc_start
 from svmfs.solvers.mmfs_pyomo import iterations_from_log, solve_mmfs_pyomo, status_from
 
 

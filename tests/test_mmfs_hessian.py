@@ -9,7 +9,8 @@ from test_mmfs import _fd, _wdbc
 from svmfs.analysis.tables import OK_STATUSES
 from svmfs.methods.base import BINARY_ONLY_FAILED_CHECKS
 from svmfs.methods.mm_fs import MMFS
-from svmfs.solvers.mmfs_nlp import MMFSProblem, aniso_kernel, pair_sqdiff_outer, solve_mmfs, svc_start
+from svmfs.solvers.anisotropic import aniso_kernel
+from svmfs.solvers.mmfs_nlp import MMFSProblem, pair_sqdiff_outer, solve_mmfs, svc_start
 
 
 def _random_point(prob, rng, gamma):

@@ -8,7 +8,8 @@ from sklearn.datasets import load_breast_cancer
 from sklearn.preprocessing import MinMaxScaler
 
 from svmfs.methods.mm_fs import MMFS
-from svmfs.solvers.mmfs_nlp import MMFSProblem, aniso_kernel, solve_mmfs, svc_start
+from svmfs.solvers.anisotropic import aniso_kernel
+from svmfs.solvers.mmfs_nlp import MMFSProblem, solve_mmfs, svc_start
 from svmfs.solvers.mmfs_pyomo import solve_mmfs_pyomo
 from svmfs.solvers.mmfs_reduced import (
     SVMValue,

@@ -6,9 +6,9 @@ from test_mmfs import _wdbc
 
 from svmfs.analysis.tables import OK_STATUSES
 from svmfs.methods.mm_fs import MMFS
+from svmfs.solvers.anisotropic import aniso_kernel
 from svmfs.solvers.mmfs_nlp import (
-    AUTO_EXACT_MAX_FEATURES, MMFSProblem, aniso_kernel, resolve_hessian, resolve_scale_by_C, solve_mmfs,
-    svc_start,
+    AUTO_EXACT_MAX_FEATURES, MMFSProblem, resolve_hessian, resolve_scale_by_C, solve_mmfs, svc_start,
 )
 
 

@@ -12,7 +12,16 @@ import pandas as pd
 import pytest
 import yaml
 
-from svmfs import reproduce
+from svmfs.reproduce.check import check, sample_jobs
+from svmfs.reproduce.cli import main
+from svmfs.reproduce.compare import compare_jobs, compare_records
+from svmfs.reproduce.export import MAX_EXPORT_BYTES, export
+from svmfs.reproduce.git import git_ok, same_code
+from svmfs.reproduce.index import index_markdown
+from svmfs.reproduce.jobs import JOB_KEY, merge_configs
+from svmfs.reproduce.rejudge import VERDICT_FILES, rejudge, rejudge_texts
+from svmfs.reproduce.restore import restorable, restore
+from svmfs.results.record import AUDIT_COLUMNS, STABLE_COLUMNS
 
 ROOT = Path(__file__).resolve().parents[1]
 #: 4 select jobs on one small draw of MIT Example 1 (the name of a mit9520 dataset, so the
@@ -52,7 +61,7 @@ def mini_run(tmp_path_factory):
 def exported(mini_run, tmp_path_factory):
     wd, cfg = mini_run
     dest = tmp_path_factory.mktemp("repro") / "reproduction" / "mini"
-    assert reproduce.main(["export", str(wd / "results" / "mini"), str(dest), "--configfile", str(cfg)]) == 0
+    assert main(["export", str(wd / "results" / "mini"), str(dest), "--configfile", str(cfg)]) == 0
     return dest
 
 
@@ -61,9 +70,9 @@ def test_export_leaves_out_an_oversized_figure_and_says_so(mini_run, tmp_path, m
     results = tmp_path / "results"
     shutil.copytree(wd / "results" / "mini", results)
     sizes = {p.name: p.stat().st_size for p in (results / "figures").glob("*.png")}
-    monkeypatch.setattr(reproduce, "MAX_FIGURE_BYTES", sizes["accuracy_vs_features.png"] - 1)
+    monkeypatch.setattr("svmfs.reproduce.export.MAX_FIGURE_BYTES", sizes["accuracy_vs_features.png"] - 1)
     dest = tmp_path / "out"
-    reproduce.export(results, dest, [cfg])
+    export(results, dest, [cfg])
     prov = json.loads((dest / "provenance.json").read_text())
     left = [n for n, b in sizes.items() if b > sizes["accuracy_vs_features.png"] - 1]
     assert sorted(Path(f.split(" (")[0]).name for f in prov["figures_left_out"]["files"]) == sorted(left)
@@ -79,18 +88,18 @@ def test_export_over_the_size_limit_keeps_the_previous_export(mini_run, tmp_path
     results = tmp_path / "results"
     shutil.copytree(wd / "results" / "mini", results)
     dest = tmp_path / "out"
-    reproduce.export(results, dest, [cfg])
+    export(results, dest, [cfg])
     before = {p.relative_to(dest): p.read_bytes() for p in dest.rglob("*") if p.is_file()}
     wall = json.loads((dest / "provenance.json").read_text())["wall_time_s"]
     later = (results / "tables" / "reproduction.csv").stat().st_mtime + 3600.0  # the reproduction rule, an hour on
     os.utime(results / "tables" / "reproduction.csv", (later, later))
-    monkeypatch.setattr(reproduce, "MAX_EXPORT_BYTES", 1000)
+    monkeypatch.setattr("svmfs.reproduce.export.MAX_EXPORT_BYTES", 1000)
     with pytest.raises(SystemExit, match="over the 0 MB limit"):
-        reproduce.export(results, dest, [cfg])
+        export(results, dest, [cfg])
     assert {p.relative_to(dest): p.read_bytes() for p in dest.rglob("*") if p.is_file()} == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "results"]
     monkeypatch.undo()
-    reproduce.export(results, dest, [cfg])
+    export(results, dest, [cfg])
     assert json.loads((dest / "provenance.json").read_text())["wall_time_s"] == wall
 
 
@@ -105,12 +114,12 @@ def test_export_holds_report_tables_figures_records_config_provenance(exported):
     assert prov["wall_time_s"] == pytest.approx(prov["select_wall_s"] + prov["aggregation_s"], abs=0.11)
     assert 0 < prov["aggregation_s"] < prov["job_benchmark_s"]
     assert set(prov) >= {"job_git_sha", "job_hosts", "job_versions", "export_git_sha", "machine", "job_benchmark_s"}
-    assert sum(f.stat().st_size for f in exported.rglob("*") if f.is_file()) < reproduce.MAX_EXPORT_BYTES
+    assert sum(f.stat().st_size for f in exported.rglob("*") if f.is_file()) < MAX_EXPORT_BYTES
 
 
 def test_index_is_deterministic_and_has_the_scorecard(exported):
-    md = reproduce.index_markdown(exported.parent)
-    assert md == reproduce.index_markdown(exported.parent)
+    md = index_markdown(exported.parent)
+    assert md == index_markdown(exported.parent)
     assert "## Scorecard" in md and "| mit9520 | Table 1 |" in md and "[report](reproduction/mini/report/reproduction.md)" in md
     table1 = pd.read_csv(exported / "tables" / "reproduction.csv").query("table == 'Table 1'")
     assert (table1["runs"] > 0).sum() == 4  # ex1_rho02: test error and features of l1_svm and svm_rfe
@@ -120,7 +129,7 @@ def test_check_passes_then_names_a_tampered_job(exported, tmp_path):
     exported = Path(shutil.copytree(exported, tmp_path / "mini"))  # the fixture's copy stays untouched
     lines = []
     work = tmp_path / "rerun"
-    assert reproduce.check(exported, k=2, seed=1, workdir=work, out=lines.append) == 0, "\n".join(lines)
+    assert check(exported, k=2, seed=1, workdir=work, out=lines.append) == 0, "\n".join(lines)
     checked = [ln for ln in lines if ln.startswith("ok ")]
     assert len(checked) == 2 and lines[-1] == "2 of 2 jobs identical on every deterministic field"
     # the same seed picks the same jobs; tamper with the first one's committed test accuracy
@@ -132,7 +141,7 @@ def test_check_passes_then_names_a_tampered_job(exported, tmp_path):
     rec.loc[row, "test_accuracy"] = rec.loc[row, "test_accuracy"] - 0.01
     rec.to_parquet(exported / "records.parquet", index=False)
     lines.clear()
-    assert reproduce.check(exported, k=2, seed=1, workdir=work, out=lines.append) == 1
+    assert check(exported, k=2, seed=1, workdir=work, out=lines.append) == 1
     assert f"DIFF {job}" in lines and any(ln.strip().startswith("test_accuracy: committed") for ln in lines)
     assert lines[-1].endswith("; 1 differ")
 
@@ -149,12 +158,12 @@ def test_rejudge_gives_the_rules_verdicts_and_rewrites_only_stale_files(exported
     """Two routes to the same verdicts: the reproduction rule inside the workflow (the export) and ``rejudge`` on
     the export's own records and audits. A stale file is rewritten (and only it); the commit is noted."""
     folder = Path(shutil.copytree(exported, tmp_path / "mini"))
-    texts = reproduce.rejudge_texts(folder)
-    assert {f: (folder / f).read_text() for f in reproduce.VERDICT_FILES} == texts
-    assert reproduce.rejudge(folder) == [] and "rejudged_git_sha" not in json.loads((folder / "provenance.json").read_text())
+    texts = rejudge_texts(folder)
+    assert {f: (folder / f).read_text() for f in VERDICT_FILES} == texts
+    assert rejudge(folder) == [] and "rejudged_git_sha" not in json.loads((folder / "provenance.json").read_text())
     partial = Path(shutil.copytree(exported, tmp_path / "partial"))
     (partial / "tables" / "reproduction.csv").unlink()  # no verdicts (as a partial export): left without any
-    assert reproduce.rejudge(partial) == [] and not (partial / "tables" / "reproduction.csv").exists()
+    assert rejudge(partial) == [] and not (partial / "tables" / "reproduction.csv").exists()
     report = folder / "report" / "reproduction.md"
     report.write_text(report.read_text().replace("agrees", "matches"))  # a verdict text as an older rule wrote it
     cli = [sys.executable, "-m", "svmfs.reproduce", "rejudge", str(folder)]
@@ -165,7 +174,7 @@ def test_rejudge_gives_the_rules_verdicts_and_rewrites_only_stale_files(exported
     assert subprocess.run(cli, capture_output=True, text=True, env=env).returncode == 0
     assert report.read_text() == texts["report/reproduction.md"]
     sha = json.loads((folder / "provenance.json").read_text())["rejudged_git_sha"]
-    assert f"verdicts re-judged from the records at {sha[:12]}" in reproduce.index_markdown(folder.parent)
+    assert f"verdicts re-judged from the records at {sha[:12]}" in index_markdown(folder.parent)
     assert subprocess.run(cli + ["--check"], capture_output=True, text=True, env=env).returncode == 0
 
 
@@ -180,11 +189,11 @@ def _dry_run_jobs(directory: Path, cfg: Path) -> str:
 
 def test_restore_resumes_a_fresh_clone_and_snakemake_still_reruns_changed_jobs(mini_run, exported, tmp_path, monkeypatch):
     _, cfg = mini_run
-    monkeypatch.setattr(reproduce, "_git_ok", lambda sha, files: None)  # the method code is the record's (tested below)
+    monkeypatch.setattr("svmfs.reproduce.restore.git_ok", lambda sha, files: None)  # the method code is the record's (tested below)
     lines = []
     clone = tmp_path / "clone"
     clone.mkdir()
-    assert reproduce.restore(exported, [cfg], clone, out=lines.append) == 0
+    assert restore(exported, [cfg], clone, out=lines.append) == 0
     assert lines == [f"restored 4 select jobs into {clone / 'results' / 'mini'}"]
     rec = json.loads((clone / "results/mini/runs/ex1_rho02/l1_svm/default/fold-0.json").read_text())
     assert rec["restored_from"] == str(exported) and rec["fold"] == 0 and isinstance(rec["selected"], list)
@@ -200,7 +209,7 @@ def test_restore_resumes_a_fresh_clone_and_snakemake_still_reruns_changed_jobs(m
     other = tmp_path / "other"
     other.mkdir()
     lines.clear()
-    reproduce.restore(exported, [changed], other, out=lines.append)
+    restore(exported, [changed], other, out=lines.append)
     assert lines == [f"restored 2 select jobs into {other / 'results' / 'mini'}; to run: 2 config changed"]
     assert not (other / "results/mini/runs/ex1_rho02/svm_rfe").exists()
 
@@ -208,22 +217,22 @@ def test_restore_resumes_a_fresh_clone_and_snakemake_still_reruns_changed_jobs(m
 def test_restore_code_rule():
     head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
     root = subprocess.run(["git", "-C", str(ROOT), "rev-list", "--max-parents=0", "HEAD"], capture_output=True, text=True).stdout.split()[0]
-    assert reproduce._git_ok(head + "-dirty", [ROOT / "README.md"]).startswith("code unknown")
-    assert reproduce._git_ok("0" * 40, [ROOT / "README.md"]) == "code unknown (commit not in this clone)"
-    assert reproduce._git_ok(root, [ROOT / "README.md"]) == "code changed"
+    assert git_ok(head + "-dirty", [ROOT / "README.md"]).startswith("code unknown")
+    assert git_ok("0" * 40, [ROOT / "README.md"]) == "code unknown (commit not in this clone)"
+    assert git_ok(root, [ROOT / "README.md"]) == "code changed"
     clean = ROOT / "constraints.txt"  # unchanged from HEAD in any working tree that runs the tests unmodified
     if subprocess.run(["git", "-C", str(ROOT), "diff", "--quiet", "HEAD", "--", "constraints.txt"]).returncode == 0:
-        assert reproduce._git_ok(head, [clean]) is None
+        assert git_ok(head, [clean]) is None
 
 
 def test_same_code_ignores_docstrings_and_comments_only():
     base = '"""Module."""\nimport numpy as np\n\n\nclass A:\n    """A class."""\n\n    def f(self, x):\n        """Doc."""\n        return np.abs(x) + 1  # one\n'
-    assert reproduce.same_code(base, base.replace("Doc.", "Another doc, (20b).").replace("# one", "# two"))
-    assert reproduce.same_code(base, base.replace('"""Module."""\n', "").replace('        """Doc."""\n', ""))
-    assert not reproduce.same_code(base, base.replace("+ 1", "+ 2"))
-    assert not reproduce.same_code(base, base.replace("np.abs(x)", "np.abs(-x)"))
-    assert not reproduce.same_code(base, base.replace("return", "x = x\n        return"))
-    assert not reproduce.same_code("a b c", "a b  c")  # not Python: the text itself
+    assert same_code(base, base.replace("Doc.", "Another doc, (20b).").replace("# one", "# two"))
+    assert same_code(base, base.replace('"""Module."""\n', "").replace('        """Doc."""\n', ""))
+    assert not same_code(base, base.replace("+ 1", "+ 2"))
+    assert not same_code(base, base.replace("np.abs(x)", "np.abs(-x)"))
+    assert not same_code(base, base.replace("return", "x = x\n        return"))
+    assert not same_code("a b c", "a b  c")  # not Python: the text itself
 
 
 def test_restore_keeps_a_record_whose_method_module_changed_only_in_its_docstring(tmp_path, monkeypatch):
@@ -235,29 +244,29 @@ def test_restore_keeps_a_record_whose_method_module_changed_only_in_its_docstrin
     subprocess.run([*git, "add", "m.py"], check=True)
     subprocess.run([*git, "commit", "-qm", "m"], check=True)
     sha = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
-    monkeypatch.setattr(reproduce, "ROOT", tmp_path)
+    monkeypatch.setattr("svmfs.reproduce.git.ROOT", tmp_path)
     mod.write_text('def f(x):\n    """Doc of (20b), corrected."""\n    return x + 1  # why\n')
-    assert reproduce._git_ok(sha, [mod]) is None
+    assert git_ok(sha, [mod]) is None
     mod.write_text('def f(x):\n    """Doc."""\n    return x + 2\n')
-    assert reproduce._git_ok(sha, [mod]) == "code changed"
+    assert git_ok(sha, [mod]) == "code changed"
 
 
 def test_partial_export_restore_and_finish_give_the_same_tables(mini_run, tmp_path, monkeypatch):
     """Session 1 stops after two of the four select jobs and exports them; session 2 (a fresh directory)
     restores them, runs the rest, and ends with the same records.csv and summary as one uninterrupted run."""
     wd, cfg = mini_run
-    monkeypatch.setattr(reproduce, "_git_ok", lambda sha, files: None)
+    monkeypatch.setattr("svmfs.reproduce.restore.git_ok", lambda sha, files: None)
     partial = tmp_path / "session1" / "results" / "mini"
     for rel in ("runs/ex1_rho02/l1_svm/default/fold-0.json", "runs/ex1_rho02/svm_rfe/default/fold-1.json"):
         (partial / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(wd / "results" / "mini" / rel, partial / rel)
     dest = tmp_path / "reproduction" / "mini"
-    reproduce.export(partial, dest, [cfg])
+    export(partial, dest, [cfg])
     assert json.loads((dest / "provenance.json").read_text())["partial"] is True and not (dest / "tables").exists()
     lines = []
     clone = tmp_path / "session2"
     clone.mkdir()
-    reproduce.restore(dest, [cfg], clone, out=lines.append)
+    restore(dest, [cfg], clone, out=lines.append)
     assert lines == [f"restored 2 select jobs into {clone / 'results' / 'mini'}; to run: 2 not in the export"]
     cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(clone), "--cores", "2",
            "--workflow-profile", str(ROOT / "workflow" / "profiles" / "default"),
@@ -267,12 +276,12 @@ def test_partial_export_restore_and_finish_give_the_same_tables(mini_run, tmp_pa
     assert (proc.stdout + proc.stderr).count("rule select:\n") == 2  # (local)rule select: only the two not restored
     for rel in ("records.csv", "tables/summary.csv", "tables/reproduction.csv", "tables/optimism.csv"):
         assert (clone / "results" / "mini" / rel).read_bytes() == (wd / "results" / "mini" / rel).read_bytes(), rel
-    old = pd.read_parquet(dest / "records.parquet").drop(columns=reproduce.AUDIT_COLUMNS)  # an export from before
-    rows, why = reproduce.restorable(reproduce.merge_configs([cfg]), old)  # the store kept the audits
+    old = pd.read_parquet(dest / "records.parquet").drop(columns=AUDIT_COLUMNS)  # an export from before
+    rows, why = restorable(merge_configs([cfg]), old)  # the store kept the audits
     assert rows == [] and why == {"audits not in the record (restored or exported without them)": 2, "not in the export": 2}
     # session 2's export covers its own two jobs' times; session 1's export, whose jobs it restored, is kept
     first = json.loads((dest / "provenance.json").read_text())
-    reproduce.export(clone / "results" / "mini", dest, [cfg])
+    export(clone / "results" / "mini", dest, [cfg])
     prov = json.loads((dest / "provenance.json").read_text())
     assert prov["partial"] is False and prov["select_jobs_without_benchmark"] == 2
     assert prov["earlier_exports"] == [{k: first.get(k) for k in prov["earlier_exports"][0]}]
@@ -290,7 +299,7 @@ def test_a_subsets_records_do_not_make_the_whole_campaign_finished(mini_run, tmp
     rec = pd.read_parquet(wd / "results" / "mini" / "records.parquet")
     rec[rec["method"] == "l1_svm"].to_parquet(results / "records.parquet", index=False)  # the subset's store
     dest = tmp_path / "reproduction" / "mini"
-    reproduce.export(results, dest, [cfg])
+    export(results, dest, [cfg])
     prov = json.loads((dest / "provenance.json").read_text())
     assert prov["partial"] is True and not (dest / "tables").exists()
     assert len(pd.read_parquet(dest / "records.parquet")) == len(rec) - 1
@@ -303,34 +312,34 @@ def test_a_subsets_records_do_not_make_the_whole_campaign_finished(mini_run, tmp
 
 def test_compare_records_prints_like_records_csv():
     """Floats compared as records.csv prints them (%.10g), NaN equal to NaN, lists as their JSON text."""
-    base = pd.DataFrame([{c: None for c in reproduce.STABLE_COLUMNS}])
-    base[reproduce.JOB_KEY] = ["d", "m", "default", 0]
+    base = pd.DataFrame([{c: None for c in STABLE_COLUMNS}])
+    base[JOB_KEY] = ["d", "m", "default", 0]
     base["test_accuracy"], base["test_auc"], base["selected"] = 0.9, float("nan"), "[1,2]"
     same = base.copy()
     same["test_accuracy"] = 0.9 + 1e-13  # below the CSV's 10 significant digits
-    assert reproduce.compare_records(base, same) == {("d", "m", "default", 0): []}
+    assert compare_records(base, same) == {("d", "m", "default", 0): []}
     other = base.copy()
     other["selected"] = "[1,3]"
-    assert reproduce.compare_records(base, other)[("d", "m", "default", 0)] == ["selected: committed '[1,2]', rerun '[1,3]'"]
-    assert reproduce.compare_records(base, base.iloc[0:0])[("d", "m", "default", 0)] == ["no new record"]
+    assert compare_records(base, other)[("d", "m", "default", 0)] == ["selected: committed '[1,2]', rerun '[1,3]'"]
+    assert compare_records(base, base.iloc[0:0])[("d", "m", "default", 0)] == ["no new record"]
     # another CPU: the solver's path (status, message, iterations) and the last digits of a float may move, the
     # result may not; a one-sample change of an accuracy (1/n) or a float beyond 1e-6 relative is a difference
     base["objective"], base["n_iter"], base["message"] = 1.0, 30, "Newton (6 steps)"
     path = base.copy()
     path["objective"], path["n_iter"], path["message"] = 1.0 + 3e-7, 31, "Newton (30 steps)"
-    ((diff, notes),) = reproduce.compare_jobs(base, path).values()
+    ((diff, notes),) = compare_jobs(base, path).values()
     assert diff == [] and [n.split(":")[0] for n in notes] == ["message", "objective", "n_iter"]
     for col, value in (("objective", 1.0 + 3e-6), ("test_accuracy", 0.9 + 1 / 40)):
         far = base.copy()
         far[col] = value
-        assert [d.split(":")[0] for d in reproduce.compare_records(base, far)[("d", "m", "default", 0)]] == [col]
+        assert [d.split(":")[0] for d in compare_records(base, far)[("d", "m", "default", 0)]] == [col]
     # the sample is fixed by the seed and independent of the store's row order
     recs = pd.DataFrame({"dataset": list("abcdef"), "method": "m", "setting": "s", "fold": range(6)})
-    a = reproduce.sample_jobs(recs, 3, seed=1)
-    assert a.equals(reproduce.sample_jobs(recs.iloc[::-1], 3, seed=1)) and len(a) == 3
+    a = sample_jobs(recs, 3, seed=1)
+    assert a.equals(sample_jobs(recs.iloc[::-1], 3, seed=1)) and len(a) == 3
     # with a time cap, only jobs whose record took at most that long (fit + tuning + audit) are drawn
     recs["fit_time_s"], recs["tune_time_s"] = [1.0, 500.0, 2.0, 3.0, 400.0, 1.0], [1.0, 1.0, None, 50.0, 1.0, 1.0]
-    capped = reproduce.sample_jobs(recs, 6, seed=1, max_job_s=10.0)
+    capped = sample_jobs(recs, 6, seed=1, max_job_s=10.0)
     assert sorted(capped["dataset"]) == ["a", "c", "f"]
 
 
@@ -344,8 +353,8 @@ COMMITTED = sorted(p.name for p in (ROOT / "reproduction").iterdir() if (p / "re
 def test_every_committed_campaign_passes_the_check_on_five_jobs(name, shared_mirror, tmp_path):
     """Issue 19 sec. 5 as CI runs it: 5 seeded-random select jobs (of those that took at most CI_MAX_JOB_S) of
     each campaign committed under reproduction/ rerun from this clone, with the committed result on every deterministic
-    field (reproduce.compare_jobs: on another CPU only the solver's path and the floats' last digits may differ)."""
+    field (compare_jobs: on another CPU only the solver's path and the floats' last digits may differ)."""
     lines: list[str] = []
-    rc = reproduce.check(ROOT / "reproduction" / name, k=5, seed=1, mirror=shared_mirror, workdir=tmp_path / "w",
-                         out=lines.append, max_job_s=CI_MAX_JOB_S)  # fmt: skip
+    rc = check(ROOT / "reproduction" / name, k=5, seed=1, mirror=shared_mirror, workdir=tmp_path / "w",
+               out=lines.append, max_job_s=CI_MAX_JOB_S)  # fmt: skip
     assert rc == 0, "\n".join(lines)  # no DIFF: a solver's path and a float's last digits may move on another CPU

@@ -11,7 +11,7 @@ from svmfs.analysis.reproduction import (
     _audits_tried,
     published, reproduction_latex, reproduction_markdown, reproduction_table, scorecard, t_interval, verdict,
 )
-from svmfs import reproduce
+from svmfs.reproduce.rejudge import judged, stale_files
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -283,7 +283,7 @@ def test_scorecard_counts_every_verdict():
 def test_index_counts_every_published_number_once(tmp_path):
     """REPRODUCTION.md over two committed campaigns and a reduced one: each number once, the campaign
     that ran it wins, the reduced run stays out of the scorecard; the same folders give the same text."""
-    from svmfs.reproduce import index_markdown, merged_verdicts, _load_campaigns
+    from svmfs.reproduce.index import _load_campaigns, index_markdown, merged_verdicts
 
     def commit(name, records, reduced=False):
         d = tmp_path / name / "tables"
@@ -310,7 +310,7 @@ def test_index_counts_every_published_number_once(tmp_path):
 def test_index_lists_a_campaign_without_published_numbers(tmp_path):
     """A committed campaign with no number to judge (no reproduction.csv: a parameter sweep) is listed with
     its figures and provenance, outside the scorecard."""
-    from svmfs.reproduce import index_markdown
+    from svmfs.reproduce.index import index_markdown
 
     d = tmp_path / "sweep"
     (d / "figures").mkdir(parents=True)
@@ -330,7 +330,7 @@ def test_index_lists_a_campaign_without_published_numbers(tmp_path):
 def test_index_marks_a_stand_in_campaign_and_names_unreachable_data(tmp_path):
     """A stand-in campaign is listed as such; numbers on data this machine cannot fetch say so, ahead of a
     committed campaign's plain "dataset not in campaign" (catala_martin Table 3: 20 Newsgroups)."""
-    from svmfs.reproduce import index_markdown, merged_verdicts, _load_campaigns
+    from svmfs.reproduce.index import _load_campaigns, index_markdown, merged_verdicts
 
     d = tmp_path / "text_standin"
     (d / "figures").mkdir(parents=True)
@@ -355,7 +355,7 @@ def test_public_data_this_machine_cannot_fetch_is_named_per_dataset(tmp_path):
     """Rinaldi's duke, gina and sylva have registry entries but no copy here: their numbers say "not reachable
     here" both in a committed campaign's table (not the vaguer "dataset not in campaign") and with no campaign;
     a dataset without such an entry keeps the campaign's reason."""
-    from svmfs.reproduce import _unexported
+    from svmfs.reproduce.index import _unexported
 
     t = reproduction_table(_records(), ["rinaldi2010"])
     for table in (t, _unexported()[lambda f: f.paper == "rinaldi2010"]):
@@ -402,7 +402,7 @@ def test_a_copied_number_takes_the_verdict_of_the_entry_it_copies(tmp_path):
     (``same_as``): the index judges the copy as the entry it copies, where that entry was run, and keeps it
     not run where not; MILP-FS ad hoc (Labbe et al.'s own procedures) is named as not implemented here."""
     from svmfs.analysis.reproduction import entry_key, same_as_key
-    from svmfs.reproduce import _load_campaigns, merged_verdicts
+    from svmfs.reproduce.index import _load_campaigns, merged_verdicts
 
     pub = published()
     by_key = {entry_key(e): e for e in pub["entries"]}
@@ -439,7 +439,7 @@ def test_a_copied_number_takes_the_verdict_of_the_entry_it_copies(tmp_path):
 def test_a_copy_run_as_itself_keeps_its_own_verdict(tmp_path):
     """Where a campaign runs the copied method itself (records named kp_fs_adhoc), the copy is judged by
     those runs, not replaced by the entry it copies."""
-    from svmfs.reproduce import _load_campaigns, merged_verdicts
+    from svmfs.reproduce.index import _load_campaigns, merged_verdicts
 
     rows = [dict(dataset=d, dataset_group=d, method=m, setting="default", fold=f, status="ok", test_accuracy=a,
                  train_accuracy=0.8, n_selected=5, selected=[0, 1], recall_relevant=np.nan, exact_relevant=None)
@@ -456,10 +456,10 @@ def test_a_copy_run_as_itself_keeps_its_own_verdict(tmp_path):
     assert "judged as" not in str(own.note)
 
 
-@pytest.mark.parametrize("name", sorted(d.name for d in (ROOT / "reproduction").iterdir() if reproduce.judged(d)))
+@pytest.mark.parametrize("name", sorted(d.name for d in (ROOT / "reproduction").iterdir() if judged(d)))
 def test_every_committed_export_holds_the_verdicts_of_its_own_records(name):
     """A reader who opens reproduction/<name>/ reads the verdicts that today's published figures, tried entries and
     verdict rules give on that folder's records and audits: none went stale when published.yaml moved
     (``python -m svmfs.reproduce rejudge`` rewrites a stale folder)."""
-    stale = reproduce.stale_files(ROOT / "reproduction" / name)[1]
+    stale = stale_files(ROOT / "reproduction" / name)[1]
     assert not stale, f"{name}: {stale} are stale; run python -m svmfs.reproduce rejudge reproduction/{name}"

@@ -519,11 +519,11 @@ def _check_splits(sp: dict, name: str, config: dict) -> list[str]:
 def _synthetic_dataset(config: dict, name: str, entry: dict):
     """A synthetic dataset of the campaign, drawn as the ``prepare`` rule draws it (a bad ``params`` is a ConfigError)."""
     from .data.registry import build_dataset
-    from .protocol.seeds import derive_seed
+    from .protocol.seeds import data_seed
 
     dcfg = campaign_datasets(config)[name]
     try:
-        return build_dataset(name, entry, dcfg.get("params"), derive_seed(config["seed"], "data", name))
+        return build_dataset(name, entry, dcfg.get("params"), data_seed(config["seed"], name))
     except (TypeError, ValueError) as e:
         raise ConfigError(f"datasets.{dcfg['group']}.params: {e}") from None
 

@@ -17,6 +17,7 @@ rule collect:
         runtime=config["resources"]["light"]["runtime"],
     params:
         campaign=config["campaign"],
+        method_papers=method_papers(),
     script:
         "../../scripts/collect.py"
 

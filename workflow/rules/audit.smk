@@ -30,11 +30,11 @@ rule audit_global:
         setting=lambda wc: SETTINGS[wc.method][wc.setting],
         campaign=lambda wc: {k: v for k, v in campaign_cfg(wc).items() if k != "audits"},
         campaign_name=config["campaign"],
-        seed=lambda wc: derive_seed(
-            config["seed"], "audit_global", wc.dataset, wc.method, wc.setting
+        seed=lambda wc: audit_global_seed(
+            config["seed"], wc.dataset, wc.method, wc.setting
         ),
         fold_seed=lambda wc: [
-            derive_seed(config["seed"], wc.dataset, k, wc.method, wc.setting)
+            job_seed(config["seed"], wc.dataset, k, wc.method, wc.setting)
             for k in range(n_folds(SPLITS[wc.dataset]))
         ],
         workdir=workflow.basedir,

@@ -23,7 +23,7 @@ from svmfs.config import (
     fit_count_warnings,
 )
 from svmfs.methods.registry import get_method
-from svmfs.protocol.seeds import derive_seed
+from svmfs.protocol.seeds import audit_global_seed, data_seed, job_seed, splits_seed
 
 # Snakemake's loader keeps the later of two equal keys and turns labels such as yes/no into booleans:
 # re-read the config files it was given strictly, and take the registry entries' labels from that read
@@ -67,6 +67,11 @@ wildcard_constraints:
     setting=_alternatives(sorted({s for m in METHODS for s in SETTINGS[m]})),
     fold=r"\d+",
     source=_alternatives(DOWNLOADS),
+
+
+def method_papers():
+    """The paper each method of the campaign comes from (its registry entry's), for the merged records."""
+    return {m: get_method(MCFG[m].get("method", m)).paper for m in METHODS}
 
 
 def select_outputs():

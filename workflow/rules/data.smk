@@ -42,7 +42,7 @@ rule prepare:
         entry=lambda wc: REGISTRY[_source(wc.dataset)],
         params=lambda wc: DSCFG[wc.dataset].get("params", {}),
         options=lambda wc: DSCFG[wc.dataset].get("options", {}),
-        seed=lambda wc: derive_seed(config["seed"], "data", wc.dataset),
+        seed=lambda wc: data_seed(config["seed"], wc.dataset),
         raw_dir=prepare_raw_dir,
         checks={},
     script:

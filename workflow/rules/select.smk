@@ -21,7 +21,7 @@ rule select:
         campaign_name=config["campaign"],
         group=lambda wc: DSCFG[wc.dataset]["group"],
         job_config=job_config,
-        seed=lambda wc: derive_seed(
+        seed=lambda wc: job_seed(
             config["seed"], wc.dataset, wc.fold, wc.method, wc.setting
         ),
         workdir=workflow.basedir,

@@ -15,6 +15,6 @@ rule split:
         runtime=config["resources"]["light"]["runtime"],
     params:
         spec=lambda wc: SPLITS[wc.dataset],
-        seed=lambda wc: derive_seed(config["seed"], "splits", wc.dataset),
+        seed=lambda wc: splits_seed(config["seed"], wc.dataset),
     script:
         "../../scripts/split.py"

@@ -2,8 +2,9 @@
 
 ``python -m svmfs.analysis.showcase [results/default] [docs]`` reads the campaign's
 ``tables/summary.csv`` (and ``tables/ranks.csv`` when the comparison was tested) and writes
-``default_campaign.md`` (one row per method and setting: the paper it comes from, then per dataset the
-mean test accuracy and the mean number of selected features) and ``default_campaign.png`` (accuracy
+``default_campaign.md`` (one row per method and setting: the paper it comes from, as its select jobs'
+records name it (``method_paper``, the registry's ``paper``), then per dataset the mean test accuracy and
+the mean number of selected features) and ``default_campaign.png`` (accuracy
 against the number of selected features, one panel per dataset: ``figures/accuracy_vs_features``
 drawn smaller). With a third argument (``README.md``) the table also replaces the text between the
 file's ``<!-- showcase:start -->`` and ``<!-- showcase:end -->`` lines. ``docs/regenerate.sh`` runs the
@@ -18,13 +19,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..methods.registry import get_method
 from ..results.io import atomic_write_bytes, atomic_write_text
 from .figures import accuracy_vs_features, label, plt
 
-# The five papers of the specification (the keys of analysis/published.yaml) and how the registry's
-# ``paper`` field names them; a method belongs to the paper named first there (SVM-RFE's entry cites
-# Guyon et al., then the MIT 9.520 project that specifies it).
+# The five papers of the specification (the keys of analysis/published.yaml) and how a method's ``paper``
+# (the registry's, carried by its records as ``method_paper``) names them; a method belongs to the paper
+# named first there (SVM-RFE's entry cites Guyon et al., then the MIT 9.520 project that specifies it).
 PAPERS = {
     "mit9520": "MIT 9.520",
     "rinaldi2010": "Rinaldi & Sciandrone",
@@ -34,22 +34,27 @@ PAPERS = {
 }
 
 
-def paper_of(registry_method: str) -> str | None:
-    """The key of ``PAPERS`` for a registry method (None for the baselines and methods of other papers)."""
-    text = get_method(registry_method).paper
+#: The paper column of a method whose records do not name its paper (made before records carried it).
+NOT_RECORDED = "not recorded"
+
+
+def paper_key(text: str) -> str | None:
+    """The key of ``PAPERS`` named first in a method's ``paper`` text (None for the baselines and methods
+    of other papers)."""
     found = [(text.find(name), key) for key, name in PAPERS.items() if name in text]
     return min(found)[1] if found else None
 
 
-def condensed_table(summary: pd.DataFrame, methods: dict[str, str] | None = None, ranks: pd.DataFrame | None = None) -> pd.DataFrame:
+def condensed_table(summary: pd.DataFrame, papers: dict[str, str] | None = None, ranks: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per competitor (method and setting): its paper, its average rank over the datasets (when
     ``ranks`` is given) and per dataset "accuracy % (features)", means over the outer folds.
 
     A cell is marked `` *`` when some of its folds ended with a solver status other than ok / acceptable
     (``max_iter``, ``time_limit``, ...: the summary's ``failures``); their selections are still scored.
-    ``methods`` maps the campaign's method names to registry names (default: the same name).
+    ``papers`` maps the campaign's method names to their ``paper`` text (:func:`recorded_papers`); a method
+    it does not name gets :data:`NOT_RECORDED`, one whose text names none of ``PAPERS`` "baseline".
     """
-    methods = methods or {}
+    papers = papers or {}
     summary = summary.assign(competitor=[label(m, s) for m, s in zip(summary["method"], summary["setting"])])
     failures = summary["failures"] if "failures" in summary else pd.Series(0, index=summary.index)
     cells = summary.assign(cell=[
@@ -61,7 +66,7 @@ def condensed_table(summary: pd.DataFrame, methods: dict[str, str] | None = None
     wide.columns = [f"{ds} (p = {int(widths[ds])})" for ds in wide.columns]
     first = summary.drop_duplicates("competitor").set_index("competitor")["method"]
     out = pd.DataFrame(index=wide.index)
-    out["paper"] = [paper_of(methods.get(first[c], first[c])) or "baseline" for c in wide.index]
+    out["paper"] = [(paper_key(papers[first[c]]) or "baseline") if first[c] in papers else NOT_RECORDED for c in wide.index]
     if ranks is not None and not ranks.empty:
         out["average rank"] = ranks.set_index("method")["average_rank"].reindex(wide.index).map(
             lambda r: f"{r:.2f}" if pd.notna(r) else "-"
@@ -81,15 +86,16 @@ def showcase_figure(summary: pd.DataFrame) -> bytes:
     return buf.getvalue()
 
 
-def write_showcase(results: str | Path, out_dir: str | Path, methods: dict[str, str] | None = None) -> tuple[Path, Path]:
-    """Write ``default_campaign.md`` and ``default_campaign.png`` to ``out_dir`` from a campaign's results."""
+def write_showcase(results: str | Path, out_dir: str | Path, papers: dict[str, str] | None = None) -> tuple[Path, Path]:
+    """Write ``default_campaign.md`` and ``default_campaign.png`` to ``out_dir`` from a campaign's results
+    (``papers``: as :func:`condensed_table` takes them; default: :func:`recorded_papers`)."""
     results, out_dir = Path(results), Path(out_dir)
     summary = pd.read_csv(results / "tables" / "summary.csv")
     ranks_path = results / "tables" / "ranks.csv"
     ranks = pd.read_csv(ranks_path) if ranks_path.exists() else None
-    if methods is None:
-        methods = _registry_names(results)
-    table = condensed_table(summary, methods, ranks)
+    if papers is None:
+        papers = recorded_papers(results)
+    table = condensed_table(summary, papers, ranks)
     n_folds = summary.groupby("dataset")["folds"].first()
     text = (
         table.to_markdown(index=False, disable_numparse=True)
@@ -98,8 +104,10 @@ def write_showcase(results: str | Path, out_dir: str | Path, methods: dict[str, 
         + " outer folds or instances; average rank over the datasets (1 = best, Friedman ranks of `tables/ranks.csv`;"
         + " '-' for a method not run on every dataset); * some folds ended with a solver status other than ok"
         + " (e.g. max_iter: the iteration limit; `failures` in `tables/summary.md`), their selections still scored."
+        + (f" Paper {NOT_RECORDED!r}: the method's records do not name it (made before records carried"
+           " `method_paper`)." if (table["paper"] == NOT_RECORDED).any() else "")
         + " From `tables/summary.csv`.\n"
-    )
+    )  # fmt: skip
     md, png = out_dir / "default_campaign.md", out_dir / "default_campaign.png"
     atomic_write_text(md, text)
     atomic_write_bytes(png, showcase_figure(summary))
@@ -118,15 +126,17 @@ def splice(text: str, table_md: str) -> str:
     return head + START + "\n" + table_md.rstrip("\n") + "\n" + END + tail
 
 
-def _registry_names(results: Path) -> dict[str, str]:
-    """Campaign method name -> registry name, from the merged records when they hold it."""
-    path = results / "records.csv"
+def recorded_papers(results: str | Path) -> dict[str, str]:
+    """Campaign method name -> its ``paper`` text, as the merged records (``records.parquet``) carry it in
+    ``method_paper``; methods whose records do not (made before records carried it) are left out."""
+    path = Path(results) / "records.parquet"
     if not path.exists():
         return {}
-    rec = pd.read_csv(path, usecols=lambda c: c in ("method", "registry_method"))
-    if "registry_method" not in rec:
+    rec = pd.read_parquet(path)
+    if "method_paper" not in rec:
         return {}
-    return dict(rec.drop_duplicates("method")[["method", "registry_method"]].itertuples(index=False, name=None))
+    rec = rec.dropna(subset=["method_paper"]).drop_duplicates("method")
+    return dict(rec[["method", "method_paper"]].itertuples(index=False, name=None))
 
 
 def main(argv: list[str] | None = None) -> None:

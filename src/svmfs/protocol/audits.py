@@ -27,6 +27,7 @@ import numpy as np
 from sklearn.model_selection import ParameterGrid
 
 from .classifiers import final_grid, fit_predict
+from .method_plan import method_plan, selector_factory  # the select job's own (random_state = the job's seed)
 from .normalize import fit_transform_rows, make_normalizer, normalize_fold
 from .tuning import inner_cv, truncation_points, tune_final, tune_selector
 
@@ -115,8 +116,6 @@ def run_global_selection(
     """
     if method_cfg.get("match_size_of"):
         raise ValueError(f"method {method_name!r}: global_selection does not apply to match_size_of methods")
-    from .select_job import _selector_factory, method_plan  # the select job's own (random_state = the job's seed)
-
     spec, grid, fixed, final_kind = method_plan(method_name, method_cfg, setting)
     final_cfg = campaign["final_classifier"]
     if final_kind == "own":
@@ -125,7 +124,7 @@ def run_global_selection(
     n_inner = int(campaign["inner_cv"]["n_splits"])
 
     Xall = make_normalizer(norm["method"]).fit_transform(X)
-    make = _selector_factory(spec.load(), fixed, seed)
+    make = selector_factory(spec.load(), fixed, seed)
     tuned = tune_selector(make, grid, spec.truncation, final_kind, final_cfg, Xall, y, inner_cv(y, n_inner, seed))
     selector = make(**tuned.selector_params).fit(Xall, y)
     support = selector.get_support()

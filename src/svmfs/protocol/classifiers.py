@@ -31,7 +31,7 @@ from sklearn.model_selection import ParameterGrid
 from sklearn.svm import SVC
 
 from ..methods.base import LinearModelSelector
-from ..solvers.mmfs_nlp import aniso_kernel
+from ..solvers.anisotropic import aniso_kernel
 from .libsvm_direct import svc_fit_predict
 
 #: Values of a registry entry's ``final`` (MethodSpec.final).

@@ -14,7 +14,6 @@ holds the accuracy those optimistic protocols would report on this fold (:mod:`.
 
 from __future__ import annotations
 
-import inspect
 import logging
 import time
 from typing import Any
@@ -22,9 +21,9 @@ from typing import Any
 import numpy as np
 from sklearn.metrics import accuracy_score, balanced_accuracy_score, roc_auc_score
 
-from ..methods.registry import get_method
 from .audits import tune_on_test_side
 from .classifiers import fit_predict
+from .method_plan import method_plan, selector_factory
 from .normalize import fit_transform_rows, make_normalizer, normalize_fold
 from .tuning import inner_cv, tune_final, tune_selector
 
@@ -42,30 +41,6 @@ def _accuracy_only(y_true, pred, score=None) -> dict[str, float]:
     """The "accuracy" of :func:`_metrics` without scikit-learn's per-call validation: the share of equal
     labels (a count over n, the same float as ``accuracy_score``)."""
     return {"accuracy": float(np.mean(np.asarray(y_true) == np.asarray(pred)))}
-
-
-def _selector_factory(cls, fixed: dict, seed: int):
-    accepts_seed = "random_state" in inspect.signature(cls).parameters
-
-    def make(**params):
-        kw = {**fixed, **params}
-        if accepts_seed and "random_state" not in kw:
-            kw["random_state"] = seed
-        return cls(**kw)
-
-    return make
-
-
-def method_plan(method_name: str, method_cfg: dict, setting: dict | None = None):
-    """The method's registry entry, its inner-CV grid (without the job's setting), its fixed parameters
-    (registry defaults, the config's params, the setting; none also in the grid) and its final
-    classifier kind: what a select job and the global-selection audit both fit."""
-    spec = get_method(method_cfg.get("method", method_name))
-    setting = dict(setting or {})
-    grid = {k: list(v) for k, v in (method_cfg.get("grid") or spec.default_grid).items() if k not in setting}
-    fixed = {**spec.params, **method_cfg.get("params", {}), **setting}
-    fixed = {k: v for k, v in fixed.items() if k not in grid}
-    return spec, grid, fixed, method_cfg.get("final", spec.final)
 
 
 def run_select_job(
@@ -98,7 +73,7 @@ def run_select_job(
     Xtr, Xte, leaky = normalize_fold(X, train, test, norm["method"], norm.get("scope", "fold"))
     ytr, yte = y[train], y[test]
     cv = inner_cv(ytr, int(campaign["inner_cv"]["n_splits"]), seed)
-    make = _selector_factory(cls, fixed, seed)
+    make = selector_factory(cls, fixed, seed)
 
     # 3. inner-CV tuning of the selector (jointly with the final classifier's grid)
     t0 = time.perf_counter()

@@ -3,7 +3,8 @@
 A record is a JSON object (``fold-<k>.json``) with the keys of :data:`STABLE_COLUMNS` and
 :data:`VOLATILE_COLUMNS` plus list-valued fields (``selected``, ``ranking``, ``scores``,
 ``weights``) and ``diagnostics``. The same job also writes a one-row ``fold-<k>.parquet``; the parquet
-rows and the merged parquet store also keep :data:`STORE_ONLY_COLUMNS`, the CSV store does not.
+rows and the merged parquet store also keep :data:`STORE_ONLY_COLUMNS`, the CSV store does not. The
+merged parquet store of a campaign (rule collect) also names each method's paper (``method_paper``).
 Stable columns depend only on the config and the code; volatile ones (times, host, versions, git SHA)
 describe the run and are kept out of the deterministic tables.
 """
@@ -133,9 +134,14 @@ def write_record(record: dict[str, Any], json_path: str | Path, parquet_path: st
     atomic_write_json(json_path, record)
 
 
-def read_records(paths) -> pd.DataFrame:
+def read_records(paths, method_papers: dict[str, str] | None = None) -> pd.DataFrame:
+    """The records as rows of the store, sorted by job. With ``method_papers`` (campaign method name -> the
+    method registry's ``paper``, as the collect rule gives it) a ``method_paper`` column too: analysis names
+    a method's paper from the records alone, without the method registry."""
     rows = [flat_row(json.loads(Path(p).read_text())) for p in paths]
     df = pd.DataFrame(rows, columns=STABLE_COLUMNS + VOLATILE_COLUMNS + STORE_ONLY_COLUMNS)
+    if method_papers is not None:
+        df["method_paper"] = df["method"].map(method_papers)
     return df.sort_values(["dataset", "method", "setting", "fold"], kind="stable").reset_index(drop=True)
 
 

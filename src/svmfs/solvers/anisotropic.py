@@ -1,14 +1,21 @@
-"""Anisotropic Gaussian kernel of KP-SVM and the W^2(alpha) criteria of kernel SVM-RFE
-(Maldonado, Weber & Basak 2011, eqs. 6-7, 11, 13, 15-16).
+"""Anisotropic Gaussian kernels and their per-feature pair sums; the KP-SVM kernel and the W^2(alpha)
+criteria of kernel SVM-RFE (Maldonado, Weber & Basak 2011, eqs. 6-7, 11, 13, 15-16).
 
-Kernel (11), in the width parametrisation v = 1 / sigma of (10):
+:func:`aniso_kernel` is kernel (13) of Jimenez-Cordero, Morales & Pineda (2021),
+K_gamma(x_i, x_l) = exp(-sum_j gamma_j (x_ij - x_lj)^2): the MM-FS NLP (:mod:`svmfs.solvers.mmfs_nlp`)
+and the anisotropic final classifier (:mod:`svmfs.protocol.classifiers`) both take it from here.
+Every derivative of such a kernel is a pair sum weighted by squared coordinate differences,
+:func:`pair_sqdiff_sums`, computed without forming anything of size n*n*M: for symmetric W,
+
+    sum_{i,l} W_il (x_ij - x_lj)^2 = 2 sum_i x_ij^2 (W e)_i - 2 sum_i x_ij (W X)_ij.
+
+Kernel (11) of KP-SVM, in the width parametrisation v = 1 / sigma of (10):
 
     K(x_i, x_s, v) = exp(-||v * x_i - v * x_s||^2 / 2) = exp(-sum_j v_j^2 (x_ij - x_sj)^2 / 2),
 
-i.e. the kernel exp(-sum_j w_j (x_ij - x_sj)^2) of :mod:`svmfs.solvers.mmfs_nlp` with w_j = v_j^2 / 2
-(isotropic: sklearn's ``gamma = v0^2 / 2``). With c = alpha * y (sklearn's ``dual_coef_``),
-W^2(alpha) = c' K c (eq. 6) and the per-feature sums S_j = sum_{i,s} c_i c_s K_is (x_ij - x_sj)^2 are
-computed with :func:`~svmfs.solvers.mmfs_nlp.pair_sqdiff_sums` (no m x m x n array).
+i.e. :func:`aniso_kernel` with gamma_j = v_j^2 / 2 (isotropic: sklearn's ``gamma = v0^2 / 2``). With
+c = alpha * y (sklearn's ``dual_coef_``), W^2(alpha) = c' K c (eq. 6) and the per-feature sums
+S_j = sum_{i,s} c_i c_s K_is (x_ij - x_sj)^2 are computed with :func:`pair_sqdiff_sums` (no m x m x n array).
 
 Sign of (15)/(16). The paper prints the step-2 objective as F(v) = W^2(alpha, v) + C2 f(v) (15) and
 its gradient as Delta_j F = v_j S_j + C2 beta exp(-beta v_j) (16). Since dK/dv_j = -v_j d_j^2 K, (16) is
@@ -29,7 +36,29 @@ from __future__ import annotations
 
 import numpy as np
 
-from .mmfs_nlp import pair_sqdiff_sums, sq_dists
+
+def sq_dists(A: np.ndarray, w: np.ndarray | None = None, B: np.ndarray | None = None) -> np.ndarray:
+    """sum_j w_j (a_ij - b_lj)^2 for all pairs (rows of A x rows of B; B = A when omitted), >= 0."""
+    same = B is None
+    B = A if same else B
+    w = np.ones(A.shape[1]) if w is None else np.asarray(w, dtype=float)
+    # no sqrt(w): exact also at the slightly negative gamma Ipopt's bound relaxation may probe
+    D = ((A * A) @ w)[:, None] + ((B * B) @ w)[None, :] - 2.0 * ((A * w) @ B.T)
+    np.maximum(D, 0.0, out=D)
+    if same:
+        np.fill_diagonal(D, 0.0)
+    return D
+
+
+def aniso_kernel(A: np.ndarray, gamma: np.ndarray, B: np.ndarray | None = None) -> np.ndarray:
+    """Anisotropic Gaussian kernel (13), K_il = exp(-sum_j gamma_j (a_ij - b_lj)^2)."""
+    return np.exp(-sq_dists(A, gamma, B))
+
+
+def pair_sqdiff_sums(X: np.ndarray, X2: np.ndarray, W: np.ndarray) -> np.ndarray:
+    """q_j = sum_{i,l} W_il (x_ij - x_lj)^2 for symmetric W (length M), via the identity above
+    (``X2`` = X * X)."""
+    return 2.0 * (X2.T @ W.sum(axis=1)) - 2.0 * np.einsum("ij,ij->j", X, W @ X)
 
 
 def kp_kernel(A: np.ndarray, v: np.ndarray, B: np.ndarray | None = None) -> np.ndarray:

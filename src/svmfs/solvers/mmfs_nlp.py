@@ -5,8 +5,9 @@
 - :class:`KPWidthProblem`: step 2 of KP-SVM, problem (15) of Maldonado, Weber & Basak (2011), over the
   widths v for fixed alpha (the KP-FS off-the-shelf comparator).
 
-Kernel (13): K_gamma(x_i, x_l) = exp(-sum_j gamma_j (x_ij - x_lj)^2); KP-SVM's kernel (11) is the same
-with gamma_j = v_j^2 / 2. Every derivative is a pair sum weighted by squared coordinate differences,
+Kernel (13): K_gamma(x_i, x_l) = exp(-sum_j gamma_j (x_ij - x_lj)^2)
+(:func:`~svmfs.solvers.anisotropic.aniso_kernel`); KP-SVM's kernel (11) is the same with
+gamma_j = v_j^2 / 2. Every derivative is a pair sum weighted by squared coordinate differences,
 computed without forming anything of size n*n*M: for symmetric W,
 
     sum_{i,l} W_il (x_ij - x_lj)^2 = 2 sum_i x_ij^2 (W e)_i - 2 sum_i x_ij (W X)_ij,
@@ -20,6 +21,8 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
+
+from .anisotropic import aniso_kernel, pair_sqdiff_sums, sq_dists
 
 #: Ipopt ApplicationReturnStatus -> svmfs status (base.STATUSES).
 IPOPT_STATUS = {0: "ok", 1: "acceptable", 2: "infeasible", -1: "max_iter", -4: "time_limit", -5: "time_limit"}
@@ -58,29 +61,6 @@ def resolve_scale_by_C(scale_by_C, hessian: str) -> bool:
     if isinstance(scale_by_C, (bool, np.bool_)):
         return bool(scale_by_C)
     raise ValueError(f"scale_by_C must be 'auto', True or False, got {scale_by_C!r}")
-
-
-def sq_dists(A: np.ndarray, w: np.ndarray | None = None, B: np.ndarray | None = None) -> np.ndarray:
-    """sum_j w_j (a_ij - b_lj)^2 for all pairs (rows of A x rows of B; B = A when omitted), >= 0."""
-    same = B is None
-    B = A if same else B
-    w = np.ones(A.shape[1]) if w is None else np.asarray(w, dtype=float)
-    # no sqrt(w): exact also at the slightly negative gamma Ipopt's bound relaxation may probe
-    D = ((A * A) @ w)[:, None] + ((B * B) @ w)[None, :] - 2.0 * ((A * w) @ B.T)
-    np.maximum(D, 0.0, out=D)
-    if same:
-        np.fill_diagonal(D, 0.0)
-    return D
-
-
-def aniso_kernel(A: np.ndarray, gamma: np.ndarray, B: np.ndarray | None = None) -> np.ndarray:
-    """Anisotropic Gaussian kernel (13), K_il = exp(-sum_j gamma_j (a_ij - b_lj)^2)."""
-    return np.exp(-sq_dists(A, gamma, B))
-
-
-def pair_sqdiff_sums(X: np.ndarray, X2: np.ndarray, W: np.ndarray) -> np.ndarray:
-    """q_j = sum_{i,l} W_il (x_ij - x_lj)^2 for symmetric W (length M), via the identity above."""
-    return 2.0 * (X2.T @ W.sum(axis=1)) - 2.0 * np.einsum("ij,ij->j", X, W @ X)
 
 
 def pair_sqdiff_outer(X: np.ndarray, W: np.ndarray, chunk_entries: int = 1 << 22, lower: bool = False) -> np.ndarray:

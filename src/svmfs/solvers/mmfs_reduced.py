@@ -46,7 +46,8 @@ import time
 
 import numpy as np
 
-from .mmfs_nlp import MMFSProblem, MMFSResult, pair_sqdiff_sums, sq_dists
+from .anisotropic import pair_sqdiff_sums, sq_dists
+from .mmfs_nlp import MMFSProblem, MMFSResult
 
 try:  # private libsvm binding of scikit-learn (see methods/svm_rfe.py, "Per-step overhead")
     from sklearn.svm import _libsvm

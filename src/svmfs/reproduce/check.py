@@ -1,0 +1,94 @@
+"""``reproduce check``: rerun k seeded-random select jobs of a committed campaign through the workflow
+(Snakemake, in a scratch directory) and compare each new record with the committed one (:mod:`.compare`)."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import yaml
+
+from ..yamlio import load_yaml_file
+from .compare import FLOAT_RTOL, compare_jobs
+from .jobs import JOB_KEY, ROOT, job_path, run_workflow
+
+
+def check(folder: Path, k: int, seed: int, mirror: str | None = None, workdir: Path | None = None,
+          cores: int = 2, raw_dir: str | None = None, out=print, max_job_s: float | None = None) -> int:  # fmt: skip
+    """Rerun k sampled jobs of a committed campaign (with ``max_job_s``: among those that took at most that
+    long, e.g. to bound CI's time); 0 if every job has its committed result (:func:`compare_jobs`: its solver
+    path and the last digits of its floats may differ on another CPU, and are listed), else 1."""
+    folder = Path(folder)
+    config = load_yaml_file(folder / "config.yaml")
+    records = pd.read_parquet(folder / "records.parquet")
+    jobs = sample_jobs(records, k, seed, max_job_s)
+    from ..results.record import git_sha
+
+    among = "" if max_job_s is None else f", drawn among the {int((job_seconds(records) <= max_job_s).sum())} that took at most {max_job_s:g} s"
+    out(f"check {folder}: {len(jobs)} of {len(records)} select jobs (seed {seed}{among}), rerun through the workflow")
+    out(f"committed jobs ran at {', '.join(sorted(set(jobs['git_sha'].astype(str))))}; this tree: {git_sha(ROOT)}")
+    scratch = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="svmfs-check-"))
+    try:
+        new = rerun_jobs(config, jobs, scratch, cores=cores, mirror=mirror, raw_dir=raw_dir)
+    finally:
+        if workdir is None:
+            shutil.rmtree(scratch, ignore_errors=True)
+    compared = compare_jobs(jobs, new)
+    bad = close = 0
+    for key, (d, path) in compared.items():
+        name = "{}/{}/{}/fold-{}".format(*key)
+        out(f"{'DIFF' if d else 'ok' if not path else 'ok, same result'} {name}")
+        for line in d:
+            out(f"       {line}")
+        for line in path:
+            out(f"       (path or last digits) {line}")
+        bad += bool(d)
+        close += bool(path) and not d
+    same = len(compared) - bad - close
+    out(f"{same} of {len(compared)} jobs identical on every deterministic field"
+        + (f"; {close} with the same result, their solver path or last digits differing (status, message, n_iter; "
+           f"floats within {FLOAT_RTOL:g} relative)" if close else "")
+        + (f"; {bad} differ" if bad else ""))  # fmt: skip
+    return 1 if bad else 0
+
+
+#: the committed record's own timings that bound what a rerun of the job costs
+JOB_TIME_COLUMNS = ("fit_time_s", "tune_time_s", "audit_test_tuned_time_s")
+
+
+def job_seconds(records: pd.DataFrame) -> pd.Series:
+    """Fit, tuning and in-job audit time of each committed job, as its record gives them (missing = 0)."""
+    cols = [c for c in JOB_TIME_COLUMNS if c in records]
+    return records[cols].apply(pd.to_numeric, errors="coerce").fillna(0.0).sum(axis=1)
+
+
+def sample_jobs(records: pd.DataFrame, k: int, seed: int, max_job_s: float | None = None) -> pd.DataFrame:
+    """k select jobs drawn without replacement by ``numpy.random.default_rng(seed)`` from the
+    records sorted by (dataset, method, setting, fold); with ``max_job_s``, only among the jobs whose
+    record took at most that long (:func:`job_seconds`)."""
+    rec = records.sort_values(JOB_KEY, kind="stable").reset_index(drop=True)
+    if max_job_s is not None:
+        rec = rec[job_seconds(rec) <= max_job_s].reset_index(drop=True)
+    idx = np.sort(np.random.default_rng(seed).choice(len(rec), size=min(k, len(rec)), replace=False))
+    return rec.iloc[idx].reset_index(drop=True)
+
+
+def rerun_jobs(config: dict, jobs: pd.DataFrame, workdir: Path, cores: int = 2, mirror: str | None = None,
+               raw_dir: str | None = None) -> pd.DataFrame:  # fmt: skip
+    """Run the given select jobs through the workflow (Snakemake) in ``workdir``; their new records."""
+    from ..results.record import read_records
+
+    workdir.mkdir(parents=True, exist_ok=True)
+    cfg = dict(config)
+    cfg["results_dir"] = str(workdir / "results")
+    cfg["raw_dir"] = raw_dir or str(ROOT / "data" / "raw")
+    if mirror:
+        cfg["mirror"] = mirror
+    (workdir / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
+    out = workdir / "results" / cfg.get("campaign", "default")
+    targets = [str(job_path(out, r)) for _, r in jobs.iterrows()]
+    run_workflow(workdir, workdir / "config.yaml", *targets, cores=cores, failure="check: the rerun failed")
+    return read_records(targets)

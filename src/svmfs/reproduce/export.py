@@ -1,0 +1,164 @@
+"""``reproduce export``: copy a finished campaign's results into ``reproduction/<name>/`` (the report, the
+tables, the top-level figures as PNG, the merged records, the merged config and ``provenance.json``), or the
+finished select jobs of an unfinished one (a partial export, to resume from with ``reproduce restore``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import yaml
+
+from .jobs import ROOT, job_key, job_path, merge_configs, validated
+
+#: A figure larger than this is left out of an export (named in provenance.json): one panel per dataset
+#: over a campaign's hundreds of replicate datasets makes a 10 MB PNG nobody reads in the repository.
+MAX_FIGURE_BYTES = 2 * 2**20
+MAX_EXPORT_BYTES = 50 * 2**20
+
+
+def export(results: Path, dest: Path, configfiles, command: str | None = None) -> list[Path]:
+    """Copy a finished campaign's results into ``dest`` (see the module docstring); return the files. The
+    campaign counts as finished when ``records.parquet`` holds every select job of ``configfiles``; else
+    (no store, or another run's, e.g. a subset's, in the same folder) the export is partial: the finished
+    select jobs of this campaign only."""
+    from ..results.record import read_records, write_store
+
+    results, dest = Path(results), Path(dest)
+    if not configfiles:
+        raise SystemExit("export: --configfile is required (the campaign files the run used, in order)")
+    config = merge_configs(configfiles)
+    from ..config import select_jobs
+
+    expected = set(select_jobs(validated(config)))
+    partial = not (results / "records.parquet").is_file()
+    if not partial:
+        records = pd.read_parquet(results / "records.parquet")
+        # records.parquet of another run in the same folder (e.g. a subset's) does not make this one finished
+        partial = not expected <= {job_key(r) for _, r in records.iterrows()}
+    if partial:  # an unfinished campaign: its finished select jobs only, to resume from (restore)
+        done = sorted((results / "runs").glob("*/*/*/fold-*.json"))
+        if not done:
+            raise SystemExit(f"{results}: no records.parquet and no finished select job")
+        records = read_records(done)
+        records = records[[job_key(r) in expected for _, r in records.iterrows()]].reset_index(drop=True)
+        if records.empty:
+            raise SystemExit(f"{results}: no finished select job of this campaign config")
+    names = set(records["campaign"].astype(str))
+    if names != {config.get("campaign", "default")}:
+        raise SystemExit(f"export: the records are of campaign(s) {sorted(names)}, the config names {config.get('campaign')!r}")
+    # provenance first: the export's git sha is the tree's before this export rewrites committed files
+    prov = {**provenance(results, records, configfiles, command, config), "partial": partial}
+    earlier = Path(dest) / "provenance.json"
+    if prov["select_jobs_without_benchmark"] and earlier.is_file():
+        # jobs restored from this folder's last export: its times, which the new ones do not cover, are kept
+        old = json.loads(earlier.read_text())
+        if old.get("campaign") == prov["campaign"]:
+            keep = ("export_git_sha", "select_jobs", "partial", "select_wall_s", "job_benchmark_s", "aggregation_s",
+                    "wall_time_s", "command")  # fmt: skip
+            prov["earlier_exports"] = old.get("earlier_exports", []) + [{k: old.get(k) for k in keep}]
+    final, dest = dest, dest.with_name(dest.name + ".export-tmp")  # built aside, swapped in when complete
+    if dest.exists():
+        shutil.rmtree(dest)
+    dest.mkdir(parents=True)
+    if partial:
+        write_store(records, dest / "records.parquet", dest / "records.csv")
+    wanted = []
+    if not partial:  # (a partial export takes no report or table: they would be an earlier run's)
+        wanted += [results / "records.parquet", results / "records.csv"]
+        wanted += sorted((results / "report").glob("*.md"))
+        wanted += sorted(p for p in (results / "tables").glob("*") if p.suffix in (".csv", ".md", ".tex"))
+        wanted += sorted((results / "figures").glob("*.png"))
+    files, left_out = [], []
+    for src in wanted:
+        if src.suffix == ".png" and src.is_file() and src.stat().st_size > MAX_FIGURE_BYTES:
+            left_out.append(f"{src.relative_to(results)} ({src.stat().st_size / 2**20:.1f} MB)")
+            continue
+        if src.is_file():
+            out = dest / src.relative_to(results)
+            out.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, out)
+            files.append(out)
+    (dest / "config.yaml").write_text(
+        "# The campaign config of this export: " + " + ".join(str(p) for p in configfiles) + " (merged)\n"
+        + yaml.safe_dump(config, sort_keys=False)
+    )  # fmt: skip
+    if left_out:  # e.g. one panel per dataset of a campaign with 1300 replicate datasets
+        prov["figures_left_out"] = {"files": left_out, "why": f"over {MAX_FIGURE_BYTES / 2**20:.0f} MB each; rebuilt by the figures rule"}
+    (dest / "provenance.json").write_text(json.dumps(prov, indent=1, sort_keys=True) + "\n")
+    files += [dest / "config.yaml", dest / "provenance.json"] + ([dest / "records.parquet", dest / "records.csv"] if partial else [])
+    size = sum(f.stat().st_size for f in files)
+    if size > MAX_EXPORT_BYTES:
+        shutil.rmtree(dest)
+        raise SystemExit(f"export: {size / 2**20:.1f} MB for {final}, over the {MAX_EXPORT_BYTES / 2**20:.0f} MB limit (nothing written)")
+    if final.exists():
+        shutil.rmtree(final)
+    dest.rename(final)
+    return [final / f.relative_to(dest) for f in files]
+
+
+def provenance(results: Path, records: pd.DataFrame, configfiles, command: str | None, config: dict | None = None) -> dict:
+    """Git SHA(s), versions, machine(s), wall time and the command of a finished campaign."""
+    from ..results.record import git_sha, provenance as job_provenance
+
+    versions = records["versions"].dropna().astype(str).value_counts() if "versions" in records else pd.Series(dtype=int)
+    return {
+        "campaign": str(records["campaign"].iloc[0]) if len(records) else None,
+        "select_jobs": int(len(records)),
+        "job_git_sha": {str(k): int(v) for k, v in records["git_sha"].astype(str).value_counts().sort_index().items()},
+        "job_hosts": {str(k): int(v) for k, v in records["host"].astype(str).value_counts().sort_index().items()},
+        "job_versions": [{"versions": json.loads(k) if k.startswith("{") else k, "jobs": int(v)} for k, v in versions.items()],
+        "export_git_sha": git_sha(ROOT),
+        "export_versions": job_provenance(ROOT)["versions"],
+        "machine": {"platform": platform.platform(), "python": platform.python_version(), "cpus": os.cpu_count()},
+        "select_fit_and_tune_s": float(records[["fit_time_s", "tune_time_s"]].astype(float).sum().sum()),
+        **_benchmark_seconds(results, records),
+        "configfiles": [str(p) for p in configfiles],
+        "reduced": any("reduced" in Path(p).parts for p in configfiles),
+        "stand_in": (config or {}).get("stand_in"),
+        "command": command or (
+            "snakemake --cores 2 --workflow-profile workflow/profiles/default --configfile "
+            + " ".join(str(p) for p in configfiles) + " --replace-workflow-config"
+        ),
+    }  # fmt: skip
+
+
+def _benchmark_seconds(results: Path, records: pd.DataFrame) -> dict:
+    """Benchmark seconds of a campaign's jobs, as the results folder's files show them.
+
+    ``job_benchmark_s``: the sum over the select jobs of ``records`` (another run's select jobs in the same
+    folder, e.g. a subset's, do not count; a job restored from an export has no benchmark file) and every
+    other rule. ``select_wall_s``: from the first select job's start to the last one's end, over every
+    session a resumed campaign took. ``aggregation_s``: the other rules' seconds (their last runs).
+    ``wall_time_s`` = select_wall_s + aggregation_s, the wall time of one run that selects and then
+    aggregates (a later rerun of an aggregation rule replaces its seconds; it does not stretch a span).
+    ``select_jobs_without_benchmark``: the jobs none of these cover (restored from an export).
+    """
+
+    def seconds(tsv: Path) -> float | None:
+        try:
+            return float(pd.read_csv(tsv, sep="\t")["s"].iloc[-1])
+        except (OSError, ValueError, KeyError, IndexError, pd.errors.ParserError):
+            return None
+
+    bench = results / "benchmarks"
+    selected, starts, ends, unmeasured = 0.0, [], [], 0
+    for _, r in records.iterrows():
+        out = job_path(results, r)
+        s = seconds(bench / "select" / out.relative_to(results / "runs").with_suffix(".tsv"))
+        if s is None:
+            unmeasured += 1
+            continue
+        selected += s
+        if out.is_file():
+            starts.append(out.stat().st_mtime - s)
+            ends.append(out.stat().st_mtime)
+    other = sum(seconds(t) or 0.0 for t in sorted(bench.rglob("*.tsv")) if t.relative_to(bench).parts[0] != "select")
+    span = (max(ends) - min(starts)) if starts else None
+    return {"job_benchmark_s": round(selected + other, 1), "select_wall_s": None if span is None else round(span, 1),
+            "aggregation_s": round(other, 1), "wall_time_s": None if span is None else round(span + other, 1),
+            "select_jobs_without_benchmark": unmeasured}  # fmt: skip
