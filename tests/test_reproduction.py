@@ -5,6 +5,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import yaml
 import pytest
 
 from svmfs.analysis.reproduction import (
@@ -305,6 +306,34 @@ def test_index_counts_every_published_number_once(tmp_path):
     assert md == index_markdown(tmp_path)
     assert "| rinaldi2010 | Tables 1-2 | 54 | 9 |" in md and "## Reduced runs" in md and "### `c_reduced`" in md
     assert "ionosphere / svm_linear default test_accuracy" in md.split("## Unexplained gaps")[1].split("## Campaigns")[0]
+
+
+def test_index_judges_by_the_paper_protocol_and_lists_the_nested_result_beside_it(tmp_path):
+    """A paper-protocol campaign (config ``protocol: {kind: paper}``) judges the numbers it ran, even with
+    fewer runs than the nested campaign; both results and their difference are listed side by side."""
+    from svmfs.reproduce.index import _load_campaigns, index_markdown, merged_verdicts
+
+    def commit(name, records, config=None):
+        d = tmp_path / name / "tables"
+        d.mkdir(parents=True)
+        reproduction_table(records, ["rinaldi2010"]).to_csv(d / "reproduction.csv", index=False)
+        (tmp_path / name / "provenance.json").write_text(json.dumps({"select_jobs": len(records), "command": "c"}))
+        if config is not None:
+            (tmp_path / name / "config.yaml").write_text(yaml.safe_dump(config))
+
+    commit("a_nested", _ionosphere(IONO))
+    commit("z_paper", _ionosphere([0.95] * 5), {"campaign": "z_paper", "protocol": {"kind": "paper", "reading": "R11 (a)"}})
+    merged = merged_verdicts(_load_campaigns(tmp_path)).set_index("key")
+    key = "rinaldi2010|Tables 1-2|ionosphere|svm_linear|test_accuracy||"
+    assert (merged.loc[key, "campaign"], merged.loc[key, "protocol"]) == ("z_paper", "paper")
+    nested = merged_verdicts([c for c in _load_campaigns(tmp_path) if c[0] == "a_nested"]).set_index("key")
+    md = index_markdown(tmp_path)
+    section = md.split("## Paper protocol against nested protocol")[1].split("## Unexplained gaps")[0]
+    row = next(ln for ln in section.splitlines() if "| ionosphere | svm_linear (default) | test_accuracy |" in ln)
+    assert "95.00" in row and "(`z_paper`, R11 (a))" in row and "(`a_nested`)" in row
+    assert f"{95.0 - nested.loc[key, 'ours']:+.2f}" in row
+    card = md.split("## Scorecard")[1].split("Totals")[0]
+    assert "by paper protocol" in card and "| rinaldi2010 | Tables 1-2 | 54 | 3 | 3 |" in card
 
 
 def test_index_lists_a_campaign_without_published_numbers(tmp_path):
