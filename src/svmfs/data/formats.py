@@ -28,8 +28,6 @@ error naming its row, never a third label ``''``.
 
 from __future__ import annotations
 
-import bz2
-import gzip
 import io
 from pathlib import Path
 from typing import Any
@@ -38,33 +36,10 @@ import numpy as np
 
 from .binary_formats import MORE_READERS
 from .canonical import Dataset, DatasetError
+from .compressed import read_bytes, read_text
 from .download import safe_relative, sha256_of
 from .geo import read_geo_series_matrix
 from .tables import parse_table, to_floats
-
-
-def read_bytes(path: Path) -> bytes:
-    """The file's content, decompressed by suffix (.gz, .bz2, .Z)."""
-    raw = path.read_bytes()
-    try:
-        if path.suffix == ".gz":
-            return gzip.decompress(raw)
-        if path.suffix == ".bz2":
-            return bz2.decompress(raw)
-        if path.suffix == ".Z":
-            import unlzw3
-
-            return unlzw3.unlzw(raw)
-    except (OSError, EOFError, ValueError, RuntimeError) as e:
-        raise DatasetError(f"{path}: corrupt or truncated compressed file ({type(e).__name__}: {e})") from None
-    return raw
-
-
-def read_text(path: Path) -> str:
-    text = read_bytes(path).decode("utf-8", errors="replace")
-    if not text.strip():
-        raise DatasetError(f"{path}: empty file")
-    return text
 
 
 def _table(path: Path, opt: dict, sep, header: bool):

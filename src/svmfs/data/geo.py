@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from .canonical import DatasetError
+from .compressed import read_text
 from .tables import parse_table
 
 BEGIN, END = "!series_matrix_table_begin", "!series_matrix_table_end"
@@ -116,8 +117,6 @@ def _title_labels(path: Path, header: dict, pattern: str, gsm: list[str]) -> lis
 
 def read_geo_series_matrix(folder: Path, opt: dict):
     """``(X, labels, probe ids, GSM ids)`` of a series matrix file (module doc)."""
-    from .formats import read_text
-
     path = folder / opt["file"]
     field, pattern = opt.get("label_field"), opt.get("title_pattern")
     if (field is None) == (pattern is None):
