@@ -186,3 +186,29 @@ def test_l1_rfe_stays_inside_the_l1_support():
 )
 def test_check_estimator(est):
     check_estimator(est, expected_failed_checks=BINARY_ONLY_FAILED_CHECKS)
+
+
+def test_linear_svm_all_features_counts_nonzero_weights_as_rinaldi_tables_1_2():
+    """Rinaldi & Sciandrone's SVM column counts ||w*||_0: a column constant at zero (ionosphere's second
+    attribute) gets w_j = 0 and is not counted, in the selector and in the select job's n_selected; the
+    scored classifier is that hyperplane itself (final ``own``), trained and tested on the fold."""
+    from sklearn.model_selection import StratifiedKFold
+    from sklearn.svm import LinearSVC
+
+    from svmfs.methods.no_selection import LinearSVMAllFeatures
+    from svmfs.protocol.select_job import run_select_job
+
+    X, y, _ = mit_example1(n=60, p=12, k0=3, rho=0.2, seed=4)
+    X[:, 5] = 0.0
+    sel = LinearSVMAllFeatures(C_grid=[0.1, 1.0, 10.0], cv=3).fit(X, y)
+    assert sel.weights_[5] == 0.0 and np.count_nonzero(sel.weights_) == 11
+    assert sel.get_support().tolist() == [j != 5 for j in range(12)]
+    ref = LinearSVC(C=sel.C_, loss="hinge", dual=True, max_iter=10000, random_state=0).fit(X, y)
+    assert np.array_equal(sel.own_predict(X), ref.predict(X))  # H(w*, b*) is the SVM solved at the chosen C
+    train, test = next(StratifiedKFold(4, shuffle=True, random_state=0).split(X, y))
+    fold = {"fold": 0, "train": train.tolist(), "test": test.tolist()}
+    camp = {"normalization": {"method": "none"}, "inner_cv": {"n_splits": 3}, "final_classifier": {}}
+    rec = run_select_job(X, y, fold, "svm_linear", {"method": "svm_linear_own", "params": {"C_grid": [0.1, 1.0, 10.0]}}, camp, seed=1)
+    assert rec["n_selected"] == 11 and 5 not in rec["selected"]
+    base = run_select_job(X, y, fold, "svm_linear", {}, {**camp, "final_classifier": {"linear": {"C": [1.0]}}}, seed=1)
+    assert base["n_selected"] == 12

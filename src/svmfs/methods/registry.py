@@ -50,6 +50,11 @@ METHODS: dict[str, MethodSpec] = {
     "svm_linear": MethodSpec(
         "no_selection:NoSelection", "linear", paper="baseline: linear SVM on all features"
     ),
+    "svm_linear_own": MethodSpec(
+        "no_selection:LinearSVMAllFeatures",
+        "own",
+        paper="Rinaldi & Sciandrone (2010), Tables 1-2 \"SVM\": problem (14) on all features, C by k-fold CV (sec. 2)",
+    ),
     "svm_rbf": MethodSpec(
         "no_selection:NoSelection", "rbf", paper="baseline: Gaussian SVM on all features (NO-FS)"
     ),
