@@ -39,7 +39,8 @@ def test_each_paper_reading_is_listed_with_the_nested_result_and_the_difference(
     assert set(df["nested_campaign"]) == {"a_nested"}  # the nested campaign with the most runs
     assert math.isclose(df.iloc[0]["difference"], 84.0 - 81.0) and math.isclose(df.iloc[1]["difference"], 89.5 - 81.0)
     md = "\n".join(side_by_side_markdown(df))
-    assert "84.00 [83.00, 85.00] (`p_b`, (b))" in md and "+3.00" in md and "`p_a`, (a); not counted" in md
+    assert "| 84.00 [83.00, 85.00] | `p_b` |" in md and "+3.00" in md and "| `p_a` (not counted) |" in md
+    assert "- `p_b`: (b)" in md and "- `p_a`: (a)" in md
     assert "81.00 [79.00, 83.00] (`a_nested`)" in md
 
 

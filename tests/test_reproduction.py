@@ -330,7 +330,7 @@ def test_index_judges_by_the_paper_protocol_and_lists_the_nested_result_beside_i
     md = index_markdown(tmp_path)
     section = md.split("## Paper protocol against nested protocol")[1].split("## Unexplained gaps")[0]
     row = next(ln for ln in section.splitlines() if "| ionosphere | svm_linear (default) | test_accuracy |" in ln)
-    assert "95.00" in row and "(`z_paper`, R11 (a))" in row and "(`a_nested`)" in row
+    assert "| 95.00 [95.00, 95.00] | `z_paper` |" in row and "(`a_nested`)" in row and "- `z_paper`: R11 (a)" in section
     assert f"{95.0 - nested.loc[key, 'ours']:+.2f}" in row
     card = md.split("## Scorecard")[1].split("Totals")[0]
     assert "by paper protocol" in card and "| rinaldi2010 | Tables 1-2 | 54 | 3 | 3 |" in card

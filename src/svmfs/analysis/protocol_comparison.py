@@ -100,18 +100,22 @@ def _with_ci(mean, lo, hi) -> str:
 
 
 def side_by_side_markdown(df: pd.DataFrame) -> list[str]:
-    """The comparison as a markdown table (REPRODUCTION.md's "Paper protocol against nested protocol")."""
+    """The comparison as markdown (REPRODUCTION.md's "Paper protocol against nested protocol"): each
+    paper-protocol campaign with the reading it runs, then one row per number."""
     if df.empty:
         return ["No paper-protocol campaign has been exported yet (config key `protocol: {kind: paper}`)."]
-    out = ["| paper | table | dataset | method | metric | published | paper protocol (campaign, reading) | verdict | "
-           "nested (campaign) | paper - nested |", "|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    out = []
+    for name, reading in df.drop_duplicates("campaign")[["campaign", "reading"]].itertuples(index=False):
+        out.append(f"- `{name}`: {reading or 'the one reading the text admits'}")
+    out += ["", "| paper | table | dataset | method | metric | published | paper protocol | campaign | verdict | "
+            "nested (campaign) | paper - nested |", "|---|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
     for r in df.itertuples(index=False):
         method = r.method + (f" ({r.setting})" if isinstance(r.setting, str) and r.setting else "")
-        reading = f"`{r.campaign}`" + (f", {r.reading}" if r.reading else "") + ("" if r.counted else "; not counted")
+        campaign = f"`{r.campaign}`" + ("" if r.counted else " (not counted)")
         ran = isinstance(r.nested_campaign, str) and r.nested_campaign
         nested = f"{_with_ci(r.nested, r.nested_ci_low, r.nested_ci_high)} (`{r.nested_campaign}`)" if ran else "not run"
         diff = _num(r.difference)
         out.append(f"| {r.paper} | {r.table} | {r.dataset} | {method} | {r.metric} | {_num(r.published)} | "
-                   f"{_with_ci(r.ours, r.ci_low, r.ci_high)} ({reading}) | {r.verdict} | {nested} | "
+                   f"{_with_ci(r.ours, r.ci_low, r.ci_high)} | {campaign} | {r.verdict} | {nested} | "
                    f"{('+' if diff and not diff.startswith('-') else '') + diff} |")  # fmt: skip
     return out
