@@ -1,4 +1,4 @@
-"""The method contract every selector follows (see README, "Adding a method").
+"""The method contract every selector follows (see docs/adding-a-method.md).
 
 A selector is a scikit-learn ``SelectorMixin`` estimator. ``fit(X, y)`` accepts any two-class ``y``
 and hands ``_fit`` the labels mapped to {-1, +1} (``classes_[1]`` is +1), as the papers write them.

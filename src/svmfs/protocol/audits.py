@@ -1,5 +1,5 @@
 """Selection-bias audits: the accuracy the papers' kinds of protocol would report, next to the nested CV's,
-on the same outer splits (campaign key ``audits``; README "Selection-bias audits").
+on the same outer splits (campaign key ``audits``; docs/audits.md).
 
 * ``test_tuned`` (:func:`tune_on_test_side`, inside the select job): every hyper-parameter, the selector's
   grid and the final classifier's, picked by the best accuracy on the outer fold's test side, as a paper

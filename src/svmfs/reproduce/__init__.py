@@ -22,8 +22,8 @@ One module per command, each read from its command down to its helpers:
   (:data:`svmfs.results.record.STABLE_COLUMNS`, as ``records.csv`` prints them) with the committed row
   (:mod:`.compare`).
 - :mod:`.restore` writes the committed records back as select-job outputs of a fresh clone, only those
-  whose job config hash and method code still match (:mod:`.git`; see the README, "Committed
-  reproductions").
+  whose job config hash and method code still match (:mod:`.git`; see docs/reproduction.md,
+  "Committed reproductions").
 - :mod:`.rejudge` reruns the reproduction rule on a committed folder's own records and audits with this
   tree's published figures and verdict code, so a changed ``published.yaml`` (a figure, a ``tried``
   entry) reaches every export without rerunning a job; ``--check`` only reports folders whose verdicts
