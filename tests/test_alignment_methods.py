@@ -236,3 +236,40 @@ def test_osfsa_keeps_the_lowest_indices_of_words_with_one_alignment():
     sel = OSFSA(n_features_to_select=5, unbalanced=True).fit(X, y)
     assert len(set(sel.scores_[:8])) > 1 and np.ptp(sel.scores_[:8]) < 1e-15  # one value, apart in the last bits
     assert np.flatnonzero(sel.support_).tolist() == [0, 1, 2, 3, 8] and sel.ranking_[:9].tolist() == [2, 3, 4, 5, 6, 7, 8, 9, 1]
+
+
+class _ScriptedSVC:
+    """Stands in for dFSA's validation SVM: scores the given accuracies in turn, one per point of the path,
+    and keeps the number of validation rows it was scored on."""
+
+    def __init__(self, accuracies):
+        self.accuracies, self.rows = list(accuracies), []
+
+    def __call__(self, **kw):
+        return self
+
+    def fit(self, X, y):
+        return self
+
+    def score(self, X, y):
+        self.rows.append(X.shape[0])
+        return self.accuracies.pop(0)
+
+
+@pytest.mark.parametrize("rule,removals", [("first_drop", 2), ("best", 4)])
+def test_dfsa_validation_stop_rules_on_scripted_accuracies(monkeypatch, rule, removals):
+    """Section 5.2's validation stop on a known sequence of validation accuracies along the 4 removals of
+    a 5-feature path (validation_path="full": the removals go on to one feature): 0.80, 0.85, 0.85, 0.70,
+    0.90 after 0..4 removals. "Stop in that case" keeps the set before the first drop (2 removals, 3
+    features); the best point is the last (4 removals, 1 feature). The validation points are the 7 given
+    to fit, not training points."""
+    import svmfs.methods.dfsa as dfsa_module
+
+    svc = _ScriptedSVC([0.80, 0.85, 0.85, 0.70, 0.90])
+    monkeypatch.setattr(dfsa_module, "SVC", svc)
+    rng = np.random.default_rng(0)
+    X, y = rng.standard_normal((30, 5)), np.repeat([-1, 1], 15)
+    sel = DFSA(validation_rule=rule, validation_path="full").fit(X, y, validation=(X[:7], y[:7]))
+    assert sel.get_support().sum() == 5 - removals
+    assert np.array_equal(sel.get_support(), sel.ranking_ <= 5 - removals)
+    assert set(svc.rows) == {7}

@@ -45,6 +45,35 @@ def test_random_train_test_sizes_as_in_rinaldi():
     assert len({tuple(f["test"]) for f in folds}) == 10
 
 
+def test_unstratified_random_train_test_draws_unbalanced_training_sets_reproducibly():
+    """Catala & Martin 5.1: random training sets of 50 from a balanced pool (splits.stratify: false) are
+    not all balanced, as stratified draws are; the same seed gives the same draws."""
+    y = _y(500, 500)
+    spec = {"kind": "random_train_test", "n_instances": 20, "train_size": 50, "test_size": 100}
+    positives = {int(np.sum(y[f["train"]] == 1)) for f in make_splits(y, {**spec, "stratify": False}, 5)}
+    assert len(positives) > 1 and positives != {25}
+    assert {int(np.sum(y[f["train"]] == 1)) for f in make_splits(y, spec, 5)} == {25}
+    assert make_splits(y, {**spec, "stratify": False}, 5) == make_splits(y, {**spec, "stratify": False}, 5)
+    assert make_splits(y, {**spec, "stratify": False}, 5) != make_splits(y, {**spec, "stratify": False}, 6)
+
+
+@pytest.mark.parametrize("test_size", [500, None])
+def test_validation_points_apart_from_training_and_test_sides(test_size):
+    """Catala & Martin 5.2: 100 validation points beside a training side of 25 (splits.validation_size)."""
+    y = _y(500, 500)
+    spec = {"kind": "random_train_test", "n_instances": 3, "train_size": 25, "validation_size": 100, "stratify": False}
+    spec = {**spec, **({"test_size": test_size} if test_size else {})}
+    folds = make_splits(y, spec, 2)
+    for f in folds:
+        tr, te, va = set(f["train"]), set(f["test"]), set(f["validation"])
+        assert (len(tr), len(va), len(te)) == (25, 100, test_size or 875)
+        assert not (tr & va or tr & te or va & te)
+    assert folds == make_splits(y, spec, 2)
+    assert "validation" not in make_splits(y, {k: v for k, v in spec.items() if k != "validation_size"}, 2)[0]
+    with pytest.raises(SplitError, match="splits.validation_size = 975 leaves no test side"):
+        make_splits(y, {**{k: v for k, v in spec.items() if k != "test_size"}, "validation_size": 975}, 2)
+
+
 def test_kp_svm_protocol_resamples_inside_test_side():
     y = _y(60, 40)
     (fold,) = make_splits(y, {"kind": "kp_svm", "train_size": 0.5, "n_resamples": 7, "fit_fraction": 0.6}, 1)

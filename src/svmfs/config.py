@@ -503,7 +503,7 @@ def _check_splits(sp: dict, name: str, config: dict) -> list[str]:
     where = f"datasets.{campaign_datasets(config)[name]['group']}.splits" if own else "splits"
     errs = []
     if sp["kind"] == "stratified_kfold":
-        for key in ("n_instances", "train_size", "test_size", "n_resamples", "fit_fraction"):
+        for key in ("n_instances", "train_size", "test_size", "n_resamples", "fit_fraction", "stratify", "validation_size"):
             if key in sp:
                 errs.append(f"{where}.{key}: not used by splits.kind 'stratified_kfold' (contradictory options)")
     else:
@@ -511,6 +511,8 @@ def _check_splits(sp: dict, name: str, config: dict) -> list[str]:
             errs.append(f"{where}.train_size: required by splits.kind {sp['kind']!r}")
         if sp["kind"] == "random_train_test" and ("n_resamples" in sp or "fit_fraction" in sp):
             errs.append(f"{where}.n_resamples/fit_fraction: only for splits.kind 'kp_svm'")
+        if sp["kind"] == "kp_svm":
+            errs += [f"{where}.{key}: only for splits.kind 'random_train_test'" for key in ("stratify", "validation_size") if key in sp]
         if sp.get("n_repeats", 1) != 1:
             errs.append(f"{where}.n_repeats: only for splits.kind 'stratified_kfold'")
     return sorted(set(errs))

@@ -80,9 +80,16 @@ def run_select_job(
     tuned = tune_selector(make, grid, spec.truncation, final_kind, final_cfg, Xtr, ytr, cv)
     tune_time = time.perf_counter() - t0
 
-    # 4. fit on the whole training side
+    # 4. fit on the whole training side (with the fold's validation points, scaled as the training side,
+    # for a selector that takes them: dFSA's validation stop, Catala & Martin section 5.2)
     t0 = time.perf_counter()
-    selector = make(**tuned.selector_params).fit(Xtr, ytr)
+    fit_kw = {}
+    if "validation" in fold:
+        if "validation" not in inspect.signature(cls.fit).parameters:
+            raise ValueError(f"method {method_name!r} takes no validation points (splits.validation_size)")
+        val = np.asarray(fold["validation"])
+        fit_kw["validation"] = (normalize_fold(X, train, val, norm["method"], norm.get("scope", "fold"))[1], y[val])
+    selector = make(**tuned.selector_params).fit(Xtr, ytr, **fit_kw)
     fit_time = time.perf_counter() - t0
     support = selector.get_support()
 
@@ -129,6 +136,7 @@ def run_select_job(
         "fold": int(fold["fold"]),
         "n_train": len(train),
         "n_test": n_test,
+        **({"n_validation": len(fold["validation"])} if "validation" in fold else {}),
         "n_features_total": int(X.shape[1]),
         "n_selected": int(selected.size),
         "selected": selected.tolist(),

@@ -164,7 +164,8 @@ class EliminationResult:
     stopped: str = "no_increase"
 
 
-def backward_elimination(X, t, kernel="linear", degree=2, offset=1.0, gamma=1.0, max_iter=None, incremental=True):
+def backward_elimination(X, t, kernel="linear", degree=2, offset=1.0, gamma=1.0, max_iter=None, incremental=True,
+                         past_stop=False):
     """Algorithm 2 (dFSA): remove, one at a time, the feature whose removal raises the alignment most;
     stop when every removal would lower it (``DecrAlign(out) > 0``) or after ``max_iter`` removals.
 
@@ -174,6 +175,8 @@ def backward_elimination(X, t, kernel="linear", degree=2, offset=1.0, gamma=1.0,
     Choice: a removal that leaves the alignment unchanged (``DecrAlign = 0``) is taken, as written in
     step 9; ties pick the lowest feature index. The last feature is never removed.
     ``incremental=False`` recomputes each candidate kernel from scratch (reference/benchmark only).
+    ``past_stop=True`` ignores the alignment stop and removes down to one feature, each time the feature
+    whose removal lowers the alignment least (a path for another stopping rule, e.g. section 5.2's).
     """
     kw = dict(degree=degree, offset=offset, gamma=gamma)
     F = list(range(X.shape[1]))
@@ -186,7 +189,7 @@ def backward_elimination(X, t, kernel="linear", degree=2, offset=1.0, gamma=1.0,
         else:
             cand = recomputed_candidate_alignments(X, F, F, t, kernel, -1.0, **kw)
         k = int(np.argmax(cand))
-        if current - cand[k] > 0:
+        if current - cand[k] > 0 and not past_stop:
             res.stopped, res.kept_decrease = "no_increase", current - cand
             break
         out = F.pop(k)
