@@ -307,6 +307,7 @@ def test_audits_config_errors(tmp_path, root):
 
 
 @pytest.mark.workflow
+@pytest.mark.e2e
 def test_switching_audits_on_reruns_only_what_it_must(tmp_path):
     """Audits off -> on: global_selection alone adds its own jobs and the optimism table, no select job
     reruns; test_tuned (computed in the select job) reruns the select jobs, as documented."""

@@ -16,7 +16,7 @@ from svmfs.analysis.tables import OK_STATUSES
 
 ROOT = Path(__file__).resolve().parents[1]
 
-pytestmark = pytest.mark.workflow
+pytestmark = [pytest.mark.workflow, pytest.mark.e2e]
 
 
 def run_campaign(name: str, workdir: Path, mirror_url: str = "", *extra: str) -> Path:

@@ -94,6 +94,7 @@ def test_cyipopt_and_pyomo_routes_agree_on_wdbc():
     assert isinstance(model.n_iter, int) and model.n_iter > 0  # read from the solver's log
 
 
+@pytest.mark.e2e
 def test_cyipopt_and_pyomo_routes_agree_at_the_issues_size():
     """The cross-check at WDBC n = 120 (x 8 features): cyipopt's L-BFGS against the Pyomo model
     solved with the exact Hessian (ripopt's L-BFGS stops with "numerical difficulties" at this size).

@@ -65,6 +65,7 @@ def exported(mini_run, tmp_path_factory):
     return dest
 
 
+@pytest.mark.e2e
 def test_export_leaves_out_an_oversized_figure_and_says_so(mini_run, tmp_path, monkeypatch):
     wd, cfg = mini_run
     results = tmp_path / "results"
@@ -80,6 +81,7 @@ def test_export_leaves_out_an_oversized_figure_and_says_so(mini_run, tmp_path, m
     assert {p.name for p in (dest / "figures").glob("*.png")} == set(sizes) - set(left)
 
 
+@pytest.mark.e2e
 def test_export_over_the_size_limit_keeps_the_previous_export(mini_run, tmp_path, monkeypatch):
     """An export is built aside and swapped in whole: over the size limit, the committed folder stays as it
     was and nothing half-written is left. Its wall time ends at the last select job, not at a later rerun of
@@ -103,6 +105,7 @@ def test_export_over_the_size_limit_keeps_the_previous_export(mini_run, tmp_path
     assert json.loads((dest / "provenance.json").read_text())["wall_time_s"] == wall
 
 
+@pytest.mark.e2e
 def test_export_holds_report_tables_figures_records_config_provenance(exported):
     for rel in ("report/reproduction.md", "tables/reproduction.csv", "tables/summary.csv", "records.parquet",
                 "records.csv", "figures/accuracy_vs_features.png", "config.yaml", "provenance.json"):  # fmt: skip
@@ -117,6 +120,7 @@ def test_export_holds_report_tables_figures_records_config_provenance(exported):
     assert sum(f.stat().st_size for f in exported.rglob("*") if f.is_file()) < MAX_EXPORT_BYTES
 
 
+@pytest.mark.e2e
 def test_index_is_deterministic_and_has_the_scorecard(exported):
     md = index_markdown(exported.parent)
     assert md == index_markdown(exported.parent)
@@ -125,6 +129,7 @@ def test_index_is_deterministic_and_has_the_scorecard(exported):
     assert (table1["runs"] > 0).sum() == 4  # ex1_rho02: test error and features of l1_svm and svm_rfe
 
 
+@pytest.mark.e2e
 def test_check_passes_then_names_a_tampered_job(exported, tmp_path):
     exported = Path(shutil.copytree(exported, tmp_path / "mini"))  # the fixture's copy stays untouched
     lines = []
@@ -146,6 +151,7 @@ def test_check_passes_then_names_a_tampered_job(exported, tmp_path):
     assert lines[-1].endswith("; 1 differ")
 
 
+@pytest.mark.e2e
 def test_cli_check_from_the_command_line(exported, tmp_path):
     """The documented command, as a reader runs it: the jobs it checked on stdout, exit code 0."""
     proc = subprocess.run([sys.executable, "-m", "svmfs.reproduce", "check", str(exported), "-k", "1", "--seed", "3"],
@@ -154,6 +160,7 @@ def test_cli_check_from_the_command_line(exported, tmp_path):
     assert proc.stdout.count("ok ex1_rho02/") == 1 and "1 of 1 jobs identical" in proc.stdout
 
 
+@pytest.mark.e2e
 def test_rejudge_gives_the_rules_verdicts_and_rewrites_only_stale_files(exported, tmp_path):
     """Two routes to the same verdicts: the reproduction rule inside the workflow (the export) and ``rejudge`` on
     the export's own records and audits. A stale file is rewritten (and only it); the commit is noted."""
@@ -187,6 +194,7 @@ def _dry_run_jobs(directory: Path, cfg: Path) -> str:
     return proc.stdout + proc.stderr
 
 
+@pytest.mark.e2e
 def test_restore_resumes_a_fresh_clone_and_snakemake_still_reruns_changed_jobs(mini_run, exported, tmp_path, monkeypatch):
     _, cfg = mini_run
     monkeypatch.setattr("svmfs.reproduce.restore.git_ok", lambda sha, files: None)  # the method code is the record's (tested below)
@@ -251,6 +259,7 @@ def test_restore_keeps_a_record_whose_method_module_changed_only_in_its_docstrin
     assert git_ok(sha, [mod]) == "code changed"
 
 
+@pytest.mark.e2e
 def test_partial_export_restore_and_finish_give_the_same_tables(mini_run, tmp_path, monkeypatch):
     """Session 1 stops after two of the four select jobs and exports them; session 2 (a fresh directory)
     restores them, runs the rest, and ends with the same records.csv and summary as one uninterrupted run."""
@@ -288,6 +297,7 @@ def test_partial_export_restore_and_finish_give_the_same_tables(mini_run, tmp_pa
     assert prov["earlier_exports"][0]["select_jobs"] == 2 and prov["earlier_exports"][0]["partial"] is True
 
 
+@pytest.mark.e2e
 def test_a_subsets_records_do_not_make_the_whole_campaign_finished(mini_run, tmp_path):
     """A results folder whose records.parquet is a subset run's (the jimenez2021 colon overlay before the
     tables run): exporting the whole campaign from it is a partial export of the campaign's own finished jobs."""
@@ -349,6 +359,7 @@ CI_MAX_JOB_S = 60.0
 COMMITTED = sorted(p.name for p in (ROOT / "reproduction").iterdir() if (p / "records.parquet").is_file())
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("name", COMMITTED)
 def test_every_committed_campaign_passes_the_check_on_five_jobs(name, shared_mirror, tmp_path):
     """Issue 19 sec. 5 as CI runs it: 5 seeded-random select jobs (of those that took at most CI_MAX_JOB_S) of

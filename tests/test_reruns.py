@@ -16,7 +16,7 @@ import yaml
 
 from test_workflow import ROOT, TINY, snakemake
 
-pytestmark = pytest.mark.workflow
+pytestmark = [pytest.mark.workflow, pytest.mark.e2e]
 
 SMALL = copy.deepcopy(TINY)
 SMALL["methods"] = {"fisher": TINY["methods"]["fisher"], "svm_rfe": TINY["methods"]["svm_rfe"]}

@@ -15,7 +15,7 @@ import pytest
 
 from test_workflow import ROOT, TINY, snakemake
 
-pytestmark = pytest.mark.workflow
+pytestmark = [pytest.mark.workflow, pytest.mark.e2e]
 REQUIRED = os.environ.get("SVMFS_REQUIRE_SLURM") == "1"
 TABLES = ("summary.csv", "summary.md", "summary.tex")
 # the select jobs of one dataset and method are bundled: fewer, longer SLURM jobs

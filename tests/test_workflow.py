@@ -50,18 +50,27 @@ def snakemake(workdir: Path, *args: str, config: dict | None = None, check=True)
     return proc
 
 
+def _tiny_run(tmp_path_factory, name: str) -> Path:
+    wd = tmp_path_factory.mktemp(name)
+    snakemake(wd, "--cores", "2", config=TINY)
+    return wd / "results" / "tiny"
+
+
 @pytest.fixture(scope="module")
-def two_runs(tmp_path_factory):
-    runs = []
-    for name in ("a", "b"):
-        wd = tmp_path_factory.mktemp(name)
-        snakemake(wd, "--cores", "2", config=TINY)
-        runs.append(wd / "results" / "tiny")
-    return runs
+def first_run(tmp_path_factory) -> Path:
+    """One run of TINY, shared by every test of this module that reads it (the default test command's
+    end-to-end campaign)."""
+    return _tiny_run(tmp_path_factory, "a")
 
 
-def test_campaign_outputs_and_records(two_runs):
-    out = two_runs[0]
+@pytest.fixture(scope="module")
+def two_runs(first_run, tmp_path_factory) -> list[Path]:
+    """The first run and a second one in another directory (``-m e2e``: the byte-identity check)."""
+    return [first_run, _tiny_run(tmp_path_factory, "b")]
+
+
+def test_campaign_outputs_and_records(first_run):
+    out = first_run
     summary = pd.read_csv(out / "tables" / "summary.csv")
     assert len(summary) == 3 * 4 and set(summary["folds"]) == {3}
     rec = pd.read_csv(out / "records.csv")
@@ -91,14 +100,15 @@ def test_campaign_outputs_and_records(two_runs):
     assert store["versions"].str.contains('"scikit-learn":"').all()
 
 
+@pytest.mark.e2e
 def test_two_runs_byte_identical(two_runs):
     a, b = two_runs
     for rel in ("tables/summary.csv", "tables/summary.md", "tables/summary.tex", "records.csv", "figures/accuracy_vs_features.png"):
         assert (a / rel).read_bytes() == (b / rel).read_bytes(), rel
 
 
-def test_nothing_to_do_after_a_complete_run(two_runs):
-    wd = two_runs[0].parents[1]
+def test_nothing_to_do_after_a_complete_run(first_run):
+    wd = first_run.parents[1]
     proc = snakemake(wd, "-n", config=TINY)
     assert "Nothing to be done" in proc.stdout + proc.stderr
 
@@ -128,8 +138,8 @@ def test_snakefmt_clean():
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
-def test_html_report_has_every_caption(two_runs):
-    wd = two_runs[0].parents[1]
+def test_html_report_has_every_caption(first_run):
+    wd = first_run.parents[1]
     snakemake(wd, "--report", str(wd / "report.html"), config=TINY)
     html = (wd / "report.html").read_text(errors="replace")
     for caption in sorted((ROOT / "workflow" / "report").glob("*.rst")):

@@ -27,6 +27,7 @@ def serve():
         srv.server_close()
 
 
+@pytest.mark.e2e
 def test_pima_campaign_through_mirror(tmp_path, serve):
     shared_data()
     cfg = {
