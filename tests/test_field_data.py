@@ -424,6 +424,7 @@ def test_own_data_doc_example_prepares_as_written(head, tmp_path, root, monkeypa
 
 
 @pytest.mark.workflow
+@pytest.mark.e2e
 def test_a_campaign_of_r_geo_and_comma_decimal_data_runs_end_to_end(tmp_path, root):
     """The issue's "done when": one campaign file with local entries for an R list with a data frame
     (integer and double columns), an R data frame with a label column, a GEO series matrix and a
