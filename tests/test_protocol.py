@@ -240,3 +240,20 @@ def test_kp_svm_protocol_records_each_resamples_accuracy():
         assert acc * len(r["test"]) == pytest.approx(round(acc * len(r["test"])))
     plain = run_select_job(X, y, make_splits(y, {"kind": "stratified_kfold", "n_splits": 4}, 0)[0], "svm_linear", {}, CAMPAIGN, seed=0)
     assert "test_accuracy_resamples" not in plain
+
+
+def test_a_select_job_hands_the_folds_validation_points_to_dfsa_and_refuses_a_method_without_them():
+    """splits.validation_size through the select job (Catala & Martin 5.2): dFSA gets the validation points,
+    scaled as the training side, and the record counts them; a method whose fit takes none is refused by name."""
+    from svmfs.data.synthetic import weston_nonlinear
+    from svmfs.protocol.select_job import run_select_job
+
+    X, y = weston_nonlinear(n=160, seed=4)[:2]
+    fold = make_splits(y, {"kind": "random_train_test", "n_instances": 1, "train_size": 40, "test_size": 20,
+                           "validation_size": 100, "stratify": False}, 5)[0]  # fmt: skip
+    campaign = {"normalization": {"method": "zscore", "scope": "fold"}, "inner_cv": {"n_splits": 3},
+                "final_classifier": {"poly": {"C": [1.0], "degree": [2]}, "linear": {"C": [1.0]}}}  # fmt: skip
+    rec = run_select_job(X, y, fold, "dfsa_poly2", {"params": {"validation_rule": "first_drop"}}, campaign, seed=1)
+    assert rec["n_validation"] == 100 and 1 <= rec["n_selected"] <= X.shape[1]
+    with pytest.raises(ValueError, match="method 'fisher' takes no validation points"):
+        run_select_job(X, y, fold, "fisher", {"grid": {"n_features_to_select": [2]}}, campaign, seed=1)

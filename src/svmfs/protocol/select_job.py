@@ -14,6 +14,7 @@ holds the accuracy those optimistic protocols would report on this fold (:mod:`.
 
 from __future__ import annotations
 
+import inspect
 import logging
 import time
 from typing import Any
