@@ -195,7 +195,7 @@ def test_linear_svm_all_features_counts_nonzero_weights_as_rinaldi_tables_1_2():
     from sklearn.model_selection import StratifiedKFold
     from sklearn.svm import LinearSVC
 
-    from svmfs.methods.no_selection import LinearSVMAllFeatures
+    from svmfs.methods.svm_linear_own import LinearSVMAllFeatures
     from svmfs.protocol.select_job import run_select_job
 
     X, y, _ = mit_example1(n=60, p=12, k0=3, rho=0.2, seed=4)

@@ -51,7 +51,7 @@ METHODS: dict[str, MethodSpec] = {
         "no_selection:NoSelection", "linear", paper="baseline: linear SVM on all features"
     ),
     "svm_linear_own": MethodSpec(
-        "no_selection:LinearSVMAllFeatures",
+        "svm_linear_own:LinearSVMAllFeatures",
         "own",
         paper="Rinaldi & Sciandrone (2010), Tables 1-2 \"SVM\": problem (14) on all features, C by k-fold CV (sec. 2)",
     ),
