@@ -55,15 +55,21 @@ def _check_dag(durations: Sequence[float], deps: Sequence[Sequence[int]] | None)
     return deps
 
 
-def topological_order(deps: Sequence[Sequence[int]]) -> list[int]:
-    """Jobs in an order where each comes after its dependencies (lowest index first among the free)."""
-    n = len(deps)
-    succ: list[list[int]] = [[] for _ in range(n)]
-    indeg = [0] * n
+def _successors(deps: Sequence[Sequence[int]]) -> tuple[list[list[int]], list[int]]:
+    """Each job's successors, and how many distinct jobs each waits for."""
+    succ: list[list[int]] = [[] for _ in deps]
+    waits = [0] * len(deps)
     for i, pre in enumerate(deps):
         for j in set(pre):
             succ[j].append(i)
-            indeg[i] += 1
+            waits[i] += 1
+    return succ, waits
+
+
+def topological_order(deps: Sequence[Sequence[int]]) -> list[int]:
+    """Jobs in an order where each comes after its dependencies (lowest index first among the free)."""
+    n = len(deps)
+    succ, indeg = _successors(deps)
     free = [i for i in range(n) if indeg[i] == 0]
     heapq.heapify(free)
     order = []
@@ -103,12 +109,7 @@ def list_schedule(durations: Sequence[float], slots: int, deps: Sequence[Sequenc
     prio = list(durations) if priority is None else list(priority)
     if len(prio) != n:
         raise ValueError(f"priority has {len(prio)} entries for {n} jobs")
-    succ: list[list[int]] = [[] for _ in range(n)]
-    waiting = [0] * n
-    for i, pre in enumerate(deps):
-        for j in set(pre):
-            succ[j].append(i)
-            waiting[i] += 1
+    succ, waiting = _successors(deps)
     ready = [(-prio[i], i) for i in range(n) if waiting[i] == 0]
     heapq.heapify(ready)
     free = list(range(slots))  # free slot ids, lowest first
