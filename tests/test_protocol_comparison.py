@@ -49,3 +49,32 @@ def test_a_paper_number_without_a_nested_run_has_no_difference():
     assert df.iloc[0]["nested_campaign"] is None or pd.isna(df.iloc[0]["nested_campaign"])
     assert "not run" in "\n".join(side_by_side_markdown(df))
     assert side_by_side_markdown(side_by_side([])) [0].startswith("No paper-protocol campaign")
+
+
+def test_readings_run_as_other_methods_are_judged_as_the_published_method_and_never_counted():
+    from svmfs.analysis.protocol_comparison import reading_campaigns
+
+    records = pd.DataFrame({"method": ["m", "m", "m_best", "m_best"], "test_accuracy": [80.0, 82.0, 90.0, 92.0]})
+    config = {"reproduces": ["p"], "protocol": {"kind": "paper", "primary": True,
+                                                 "readings": {"m_best": {"of": "m", "reading": "(b) best"}}}}  # fmt: skip
+    seen = []
+
+    def judge(rows, papers):
+        seen.append((sorted(set(rows["method"])), papers))
+        return _table([{"key": "k", "ours": rows["test_accuracy"].mean(), "verdict": "agrees"}])
+
+    extra = reading_campaigns("camp", records, config, judge)
+    assert seen == [(["m"], ["p"])]  # the reading's records, relabelled as the published method
+    assert [(n, p["reading"], p["primary"]) for n, _, p in extra] == [("camp: m_best", "(b) best", False)]
+    own = ("camp", _table([{"key": "k", "ours": 81.0, "verdict": "gap, unexplained"}, {"key": "k2", "ours": 5.0}]),
+           campaign_protocol(config))  # fmt: skip
+    df = side_by_side([own, *extra])
+    # the reading sits right after the campaign's own row of the same number, and is not counted
+    assert list(df["campaign"]) == ["camp", "camp: m_best", "camp"] and list(df["counted"]) == [True, False, True]
+    assert df.iloc[1]["ours"] == 91.0
+    try:
+        reading_campaigns("camp", records[records["method"] == "m"], config, judge)
+    except ValueError as e:
+        assert str(e) == "camp: protocol.readings.m_best: no record of method 'm_best' in the campaign"
+    else:
+        raise AssertionError("a reading without records must fail")

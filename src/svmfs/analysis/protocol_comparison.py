@@ -6,7 +6,10 @@ admits several). REPRODUCTION.md judges a published number by a paper-protocol c
 it, and lists beside it the nested result on the same data and the difference between the two: the
 optimism (or pessimism) of the paper's protocol, measured. Where several paper-protocol campaigns run
 other readings of the same number, the one declared ``primary`` before the run is counted (then the
-campaign name), never the one that matches best; the others are listed with theirs.
+campaign name), never the one that matches best; the others are listed with theirs. A campaign may also
+run other readings as other methods (``protocol.readings``: ``{method: {of: <the published method>, reading:
+...}}``, e.g. dFSA's validation stop read three ways): each is judged against the published method's
+numbers and listed beside the campaign's own row, never counted.
 
 Reads the reproduction tables and the campaigns' configs only (no method is imported).
 """
@@ -33,6 +36,22 @@ def preference(protocol: dict) -> int:
     return 2
 
 
+def reading_campaigns(name: str, records: pd.DataFrame, config: dict | None, judge) -> list[tuple[str, pd.DataFrame, dict]]:
+    """The campaign's other readings run as other methods (``protocol.readings``), each as a pseudo-campaign
+    ``"<name>: <method>"`` whose table ``judge(records, papers)`` (the reproduction table) computes from the
+    reading's records relabelled as the published method; a non-primary paper protocol, so never counted.
+    An unknown method is an error naming the campaign and the key."""
+    protocol = campaign_protocol(config)
+    out = []
+    for method, spec in sorted((protocol.get("readings") or {}).items()):
+        rows = records[records["method"] == method]
+        if rows.empty:
+            raise ValueError(f"{name}: protocol.readings.{method}: no record of method {method!r} in the campaign")
+        table = judge(rows.assign(method=spec["of"]), list((config or {}).get("reproduces") or []))
+        out.append((f"{name}: {method}", table, {**NESTED, "kind": "paper", "reading": spec["reading"]}))
+    return out
+
+
 def _has_run(row) -> bool:
     ours = row.get("ours")
     try:
@@ -45,7 +64,7 @@ def side_by_side(campaigns: list[tuple[str, pd.DataFrame, dict]]) -> pd.DataFram
     """One row per (published number, paper-protocol campaign that ran it): the paper-protocol result and
     verdict, the nested result on the same number (the nested campaign with the most runs; then its
     name), ``counted`` for the reading whose verdict the scorecard counts (the first by ``preference``,
-    then campaign name), and ``difference`` = paper-protocol mean - nested mean (empty where either is not a number).
+    then campaign name), the readings of one number in consecutive rows, and ``difference`` = paper-protocol mean - nested mean (empty where either is not a number).
 
     ``campaigns``: (name, reproduction table, protocol) with the tables as ``tables/reproduction.csv``
     holds them.
@@ -83,6 +102,10 @@ def side_by_side(campaigns: list[tuple[str, pd.DataFrame, dict]]) -> pd.DataFram
                 except (TypeError, ValueError):
                     row["difference"] = None
             rows.append(row)
+    first = {}
+    for i, r in enumerate(rows):
+        first.setdefault(r["key"], i)
+    rows = [r for _, r in sorted(enumerate(rows), key=lambda t: (first[t[1]["key"]], t[0]))]  # readings together
     return pd.DataFrame(rows, columns=cols)
 
 

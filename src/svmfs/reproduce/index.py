@@ -92,7 +92,9 @@ def _index_body(campaigns) -> list[str]:
             "Each published number a paper-protocol campaign ran (the paper's experimental section as written, "
             "docs/protocols/<paper>.md), its verdict, the nested protocol's result on the same number and the "
             "difference (paper protocol - nested: that protocol's optimism where positive for an accuracy).", ""]
-    out += side_by_side_markdown(side_by_side([(n, t, prov["protocol"]) for n, t, prov in campaigns])) + [""]
+    readings = [(n, t, prov["protocol"]) for _, _, p in campaigns for n, t, prov in p.get("reading_tables", [])]
+    listed = [(n, t, prov["protocol"]) for n, t, prov in campaigns] + readings
+    out += side_by_side_markdown(side_by_side(listed)) + [""]
     out += ["## Unexplained gaps and what was tried", ""]
     gaps = unexplained_markdown(merged)
     out += [f"{g} (campaign `{c}`)" for g, c in zip(gaps, merged[merged["verdict"].astype(str).str.startswith("gap, unexplained")]["campaign"])] or ["None."]
@@ -177,7 +179,8 @@ def _judge_copies(merged: pd.DataFrame) -> pd.DataFrame:
 
 def _load_campaigns(root: Path) -> list[tuple[str, pd.DataFrame, dict]]:
     """(name, reproduction table, provenance with the campaign's ``protocol`` block) per judged folder."""
-    from ..analysis.protocol_comparison import campaign_protocol
+    from ..analysis.protocol_comparison import campaign_protocol, reading_campaigns
+    from ..analysis.reproduction import reproduction_table
 
     out = []
     for d in sorted(p for p in Path(root).iterdir() if p.is_dir()) if Path(root).is_dir() else []:
@@ -187,6 +190,10 @@ def _load_campaigns(root: Path) -> list[tuple[str, pd.DataFrame, dict]]:
         prov = json.loads((d / "provenance.json").read_text()) if (d / "provenance.json").is_file() else {}
         config = yaml.safe_load((d / "config.yaml").read_text()) if (d / "config.yaml").is_file() else {}
         prov = {**prov, "protocol": campaign_protocol(config)}
+        if prov["protocol"].get("readings"):
+            records = pd.read_parquet(d / "records.parquet")
+            prov["reading_tables"] = [(n, t, {"protocol": p}) for n, t, p in
+                                      reading_campaigns(d.name, records, config, reproduction_table)]
         t = pd.read_csv(csv, keep_default_na=False, na_values=[""])
         if "key" not in t or "verdict" not in t:
             raise SystemExit(f"{csv}: made before verdicts (no key / verdict column); rerun its reproduction rule and export again")
