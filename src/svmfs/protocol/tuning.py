@@ -29,6 +29,7 @@ import numpy as np
 from sklearn.model_selection import ParameterGrid, StratifiedKFold
 
 from .classifiers import c_from_selector, final_grid, fit_predict, selector_C
+from .fit_memo import FitMemo
 
 
 @dataclass
@@ -97,10 +98,13 @@ def tune_selector(
     X: np.ndarray,
     y: np.ndarray,
     cv,
+    memo: FitMemo | None = None,
 ) -> TuningResult:
     """Choose the selector's and the final classifier's parameters by inner CV on (X, y).
 
-    With nothing to choose for the selector, nothing is fitted: ({}, {}, NaN, 1 candidate).
+    With nothing to choose for the selector, nothing is fitted: ({}, {}, NaN, 1 candidate). ``memo``: the
+    job's :class:`~svmfs.protocol.fit_memo.FitMemo` (a new one if None); a final-classifier fit that repeats
+    one of the same inner fold (the same selected columns at another selector point) is not redone.
     """
     if not grid:
         return TuningResult({}, {}, float("nan"), 1, [])
@@ -112,6 +116,7 @@ def tune_selector(
     fin_points = final_grid(final_kind, final_cfg)
     acc: dict[tuple, list[float]] = defaultdict(list)
     nfeat: dict[tuple, list[int]] = defaultdict(list)
+    memo = FitMemo() if memo is None else memo
     for tr, va in cv.split(X, y):
         Xf, yf, Xv = X[tr], y[tr], X[va]  # once per inner fold, not per candidate
         for si, sp in enumerate(sel_points):
@@ -123,7 +128,7 @@ def tune_selector(
                 supports = [(None, sel.get_support())]
             for k, sup in supports:
                 for fi, fp in enumerate(fin_points):
-                    pred, _ = fit_predict(final_kind, fp, final_cfg, Xf, yf, Xv, sup, sel)
+                    pred, _ = memo.fit_predict(final_kind, fp, final_cfg, Xf, yf, Xv, sup, sel)
                     acc[(si, k, fi)].append(float(np.mean(pred == y[va])))
                     nfeat[(si, k, fi)].append(int(sup.sum()))
     table, best, best_key = [], None, None
