@@ -39,9 +39,14 @@ class FitMemo:
     A fit is the same fit when its kind, parameters, campaign section and selected columns are equal and its
     training rows, labels and evaluation rows are the same array objects. The memo holds a reference to every
     array it keyed by identity, so no identity is reused while it lives. ``hits`` and ``misses`` count calls.
+    ``fit``: the function that fits (the caller's ``fit_predict``). ``enabled = False`` fits every call (tests
+    compare the two routes).
     """
 
-    def __init__(self):
+    enabled = True
+
+    def __init__(self, fit=fit_predict):
+        self._fit = fit
         self._results: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
         self._arrays: dict[int, object] = {}
         self.hits = self.misses = 0
@@ -52,15 +57,15 @@ class FitMemo:
 
     def fit_predict(self, kind, params, cfg, X_fit, y_fit, X_eval, support, selector=None):
         """(predictions, decision values), as :func:`~svmfs.protocol.classifiers.fit_predict` returns them."""
-        if kind not in MEMO_KINDS:
-            return fit_predict(kind, params, cfg, X_fit, y_fit, X_eval, support, selector)
+        if kind not in MEMO_KINDS or not self.enabled:
+            return self._fit(kind, params, cfg, X_fit, y_fit, X_eval, support, selector)
         sup = np.asarray(support, dtype=bool)
         key = (kind, tuple(sorted(params.items())), self._ident(cfg), self._ident(X_fit), self._ident(y_fit),
                self._ident(X_eval), sup.tobytes())  # fmt: skip
         found = self._results.get(key)
         if found is None:
             self.misses += 1
-            found = self._results[key] = fit_predict(kind, params, cfg, X_fit, y_fit, X_eval, sup, selector)
+            found = self._results[key] = self._fit(kind, params, cfg, X_fit, y_fit, X_eval, sup, selector)
         else:
             self.hits += 1
             if sup.any():  # an SVC would be fitted (an empty selection: a DummyClassifier, no draw)

@@ -79,7 +79,7 @@ def run_select_job(
 
     # 3. inner-CV tuning of the selector (jointly with the final classifier's grid)
     t0 = time.perf_counter()
-    memo = FitMemo()  # final-classifier fits repeated within this job are done once (issue 34)
+    memo = FitMemo(fit_predict)  # final-classifier fits repeated within this job are done once (issue 34)
     tuned = tune_selector(make, grid, spec.truncation, final_kind, final_cfg, Xtr, ytr, cv, memo)
     tune_time = time.perf_counter() - t0
 

@@ -79,9 +79,10 @@ def selector_fits(grid: dict[str, list], truncation: str | None, n_splits: int) 
 
 
 def classifier_fits(grid: dict[str, list], truncation: str | None, n_splits: int, n_final: int, own: bool = False) -> int:
-    """Final-classifier fits in one select job: in :func:`tune_selector` one per inner fold, selector point,
+    """Final-classifier fits one select job asks for: in :func:`tune_selector` one per inner fold, selector point,
     size (at most ``len(grid[truncation])``) and final point; in :func:`tune_final` one per inner fold and
-    final point (none for ``own``); then two fits on the training side (training and test predictions)."""
+    final point (none for ``own``); then two fits on the training side (training and test predictions). The
+    job's :class:`~svmfs.protocol.fit_memo.FitMemo` fits a repeated one once, so it makes at most this many."""
     tuning = 0
     if grid:
         sizes = len(grid[truncation]) if truncation and truncation in grid else 1
@@ -116,7 +117,7 @@ def tune_selector(
     fin_points = final_grid(final_kind, final_cfg)
     acc: dict[tuple, list[float]] = defaultdict(list)
     nfeat: dict[tuple, list[int]] = defaultdict(list)
-    memo = FitMemo() if memo is None else memo
+    memo = FitMemo(fit_predict) if memo is None else memo
     for tr, va in cv.split(X, y):
         Xf, yf, Xv = X[tr], y[tr], X[va]  # once per inner fold, not per candidate
         for si, sp in enumerate(sel_points):
