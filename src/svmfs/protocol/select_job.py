@@ -79,8 +79,7 @@ def run_select_job(
 
     # 3. inner-CV tuning of the selector (jointly with the final classifier's grid)
     t0 = time.perf_counter()
-    memo = FitMemo(fit_predict)  # final-classifier fits repeated within this job are done once (issue 34)
-    tuned = tune_selector(make, grid, spec.truncation, final_kind, final_cfg, Xtr, ytr, cv, memo)
+    tuned = tune_selector(make, grid, spec.truncation, final_kind, final_cfg, Xtr, ytr, cv, fit_predict)
     tune_time = time.perf_counter() - t0
 
     # 4. fit on the whole training side (with the fold's validation points, scaled as the training side,
@@ -98,6 +97,7 @@ def run_select_job(
 
     # 5. final classifier: own inner-CV tuning on the selected features, one look at the test side
     t0 = time.perf_counter()
+    memo = FitMemo(fit_predict)  # test-side fits the test_tuned audit repeats are done once (issue 34)
     final = tune_final(final_kind, final_cfg, Xtr, ytr, support, cv, selector)
     train_pred, _ = fit_predict(final_kind, final["params"], final_cfg, Xtr, ytr, Xtr, support, selector)
 

@@ -99,13 +99,14 @@ def tune_selector(
     X: np.ndarray,
     y: np.ndarray,
     cv,
-    memo: FitMemo | None = None,
+    fit: Callable | None = None,
 ) -> TuningResult:
     """Choose the selector's and the final classifier's parameters by inner CV on (X, y).
 
-    With nothing to choose for the selector, nothing is fitted: ({}, {}, NaN, 1 candidate). ``memo``: the
-    job's :class:`~svmfs.protocol.fit_memo.FitMemo` (a new one if None); a final-classifier fit that repeats
-    one of the same inner fold (the same selected columns at another selector point) is not redone.
+    With nothing to choose for the selector, nothing is fitted: ({}, {}, NaN, 1 candidate). A final-classifier
+    fit that repeats one of the same inner fold (the same selected columns at another selector point) is done
+    once (:class:`~svmfs.protocol.fit_memo.FitMemo`, one per inner fold, released with it); ``fit``: the
+    function that fits (default :func:`~svmfs.protocol.classifiers.fit_predict`).
     """
     if not grid:
         return TuningResult({}, {}, float("nan"), 1, [])
@@ -117,9 +118,9 @@ def tune_selector(
     fin_points = final_grid(final_kind, final_cfg)
     acc: dict[tuple, list[float]] = defaultdict(list)
     nfeat: dict[tuple, list[int]] = defaultdict(list)
-    memo = FitMemo(fit_predict) if memo is None else memo
     for tr, va in cv.split(X, y):
         Xf, yf, Xv = X[tr], y[tr], X[va]  # once per inner fold, not per candidate
+        memo = FitMemo(fit or fit_predict)
         for si, sp in enumerate(sel_points):
             extra = {truncation: None} if sizes is not None else {}
             sel = make_selector(**sp, **extra).fit(Xf, yf)
