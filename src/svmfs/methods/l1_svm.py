@@ -17,8 +17,9 @@ from .base import LinearModelSelector
 def l1_svm_path(X, y, Cs):
     """Solutions of the 1-norm SVM LP for each C (ascending order is the natural path).
 
-    Each point is a fresh dual-simplex solve (HiGHS through scipy keeps no basis between calls);
-    the path is a convenience for plotting sparsity against C.
+    Each point is a fresh (cold) dual-simplex solve, kept so for the figures drawn from it; the path is a
+    convenience for plotting sparsity against C. Fits of :class:`L1SVM` warm-start along C instead
+    (:mod:`svmfs.solvers.l1_svm_path`).
     """
     return [weighted_l1_svm(X, y, np.ones(X.shape[1]), C=C) for C in Cs]
 
