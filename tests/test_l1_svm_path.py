@@ -71,3 +71,11 @@ def test_l1svm_fitted_along_the_grid_selects_as_the_cold_lp():
         cold = weighted_l1_svm(X, y, np.ones(X.shape[1]), C=C)
         assert np.array_equal(sel.get_support(), np.abs(cold.w) > 1e-2)
         assert np.allclose(sel.weights_, cold.w, rtol=0, atol=1e-9)
+
+
+def test_a_changed_private_highs_api_takes_the_cold_route(monkeypatch):
+    X, y = _problem(7)
+    monkeypatch.setattr(l1_svm_path._h, "simplex_constants", object())  # linprog holds its own reference
+    path = L1SVMPath(X, y, np.ones(X.shape[1]))
+    res, cold = path.solve(1.0), weighted_l1_svm(X, y, np.ones(X.shape[1]), C=1.0)
+    assert path.counts == {"warm": 0, "cold": 1} and np.array_equal(res.w, cold.w)

@@ -12,7 +12,7 @@ optimum, so the cold route (scipy ``linprog``, presolve on) ends at the same poi
 last digits of the floats they compute it with. A degenerate optimum (the LP may have other optimal vertices, and
 a cold solve another one) and any status other than optimal are solved again by the cold route, whose answer is
 then returned. The model lives in the HiGHS that scipy bundles (``scipy.optimize._highspy._core``, private; the
-version pinned in constraints.txt); without it every C takes the cold route.
+version pinned in constraints.txt); without it, or if a call to it fails, the cold route answers.
 """
 
 from __future__ import annotations
@@ -44,7 +44,12 @@ class L1SVMPath:
         self.X, self.y = np.array(X, dtype=float), np.array(y, dtype=float)
         self.cost = np.asarray(cost, dtype=float)
         self.counts = {"warm": 0, "cold": 0}
-        self._highs = None if _h is None else self._model()
+        self._highs = None
+        if _h is not None:
+            try:
+                self._highs = self._model()
+            except (AttributeError, TypeError, ValueError):  # the private API changed: every C cold
+                self._highs = None
 
     def _model(self):
         n, p = self.X.shape
@@ -69,7 +74,12 @@ class L1SVMPath:
 
     def solve(self, C: float) -> LPResult:
         """The LP at C: the warm optimum if it is the unique one, else the cold route's solution."""
-        found = self._warm(float(C)) if self._highs is not None else None
+        found = None
+        if self._highs is not None:
+            try:
+                found = self._warm(float(C))
+            except (AttributeError, TypeError, ValueError):  # the private API changed: cold from now on
+                self._highs = None
         if found is None:
             self.counts["cold"] += 1
             return weighted_l1_svm(self.X, self.y, self.cost, C=C)
