@@ -47,6 +47,11 @@ def test_default_and_campaign_configs_stay_below_the_default_bound(root):
     ("svm_linear", {}, None),
 ])  # fmt: skip
 def test_the_count_equals_the_fits_a_select_job_makes(monkeypatch, write_config, root, method, grid, final):
+    """The count is of the fits the job asks for; with the job's FitMemo off (every repeated fit redone) it
+    makes them all (tests/test_fit_memo.py: with it on, fewer, same record)."""
+    from svmfs.protocol.fit_memo import FitMemo
+
+    monkeypatch.setattr(FitMemo, "enabled", False)
     mcfg = {"grid": grid, **({"final": final} if final else {})}
     cfg = load_config(write_config({**BIG, "methods": {method: mcfg}, "inner_cv": {"n_splits": 3},
                                     "final_classifier": {"linear": {"C": [0.1, 1.0]}}}), workdir=root)  # fmt: skip

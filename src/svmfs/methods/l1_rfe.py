@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..solvers.linear_programs import support_of, weighted_l1_svm
+from ..solvers.l1_svm_path import l1_svm_lp
+from ..solvers.linear_programs import support_of
 from .base import BaseSelector
 from .svm_rfe import SVMRFE
 
@@ -35,7 +36,7 @@ class L1RFE(BaseSelector):
         self.switch_at = switch_at
 
     def _fit(self, X, y):
-        res = weighted_l1_svm(X, y, np.ones(X.shape[1]), C=self.C)
+        res = l1_svm_lp(X, y, np.ones(X.shape[1]), C=self.C)  # warm-started over the C grid on one X (L1SVM)
         keep = np.flatnonzero(support_of(res.w, self.threshold))
         p = X.shape[1]
         ranking = np.empty(p, dtype=np.int64)

@@ -1,9 +1,15 @@
-"""1-norm SVM (MIT 9.520 project, section 3.1): the LP min sum z + C sum xi, solved by HiGHS."""
+"""1-norm SVM (MIT 9.520 project, section 3.1): the LP min sum z + C sum xi, solved by HiGHS.
+
+Fits on one array X at several C (the inner CV's grid on one inner fold, the ``test_tuned`` audit's on the training
+side) share one LP warm-started from C to C (:func:`~svmfs.solvers.l1_svm_path.l1_svm_lp`: the same vertex as a
+cold solve, or the cold solve itself where the optimum may not be unique).
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
+from ..solvers.l1_svm_path import l1_svm_lp
 from ..solvers.linear_programs import support_of, weighted_l1_svm
 from .base import LinearModelSelector
 
@@ -11,8 +17,9 @@ from .base import LinearModelSelector
 def l1_svm_path(X, y, Cs):
     """Solutions of the 1-norm SVM LP for each C (ascending order is the natural path).
 
-    Each point is a fresh dual-simplex solve (HiGHS through scipy keeps no basis between calls);
-    the path is a convenience for plotting sparsity against C.
+    Each point is a fresh (cold) dual-simplex solve, kept so for the figures drawn from it; the path is a
+    convenience for plotting sparsity against C. Fits of :class:`L1SVM` warm-start along C instead
+    (:mod:`svmfs.solvers.l1_svm_path`).
     """
     return [weighted_l1_svm(X, y, np.ones(X.shape[1]), C=C) for C in Cs]
 
@@ -33,7 +40,7 @@ class L1SVM(LinearModelSelector):
         self.threshold = threshold
 
     def _fit(self, X, y):
-        res = weighted_l1_svm(X, y, np.ones(X.shape[1]), C=self.C)
+        res = l1_svm_lp(X, y, np.ones(X.shape[1]), C=self.C)
         self.weights_ = res.w
         self.intercept_ = res.b
         self.support_ = support_of(res.w, self.threshold)

@@ -29,6 +29,7 @@ import numpy as np
 from sklearn.model_selection import ParameterGrid, StratifiedKFold
 
 from .classifiers import c_from_selector, final_grid, fit_predict, selector_C
+from .fit_memo import FitMemo
 
 
 @dataclass
@@ -78,9 +79,10 @@ def selector_fits(grid: dict[str, list], truncation: str | None, n_splits: int) 
 
 
 def classifier_fits(grid: dict[str, list], truncation: str | None, n_splits: int, n_final: int, own: bool = False) -> int:
-    """Final-classifier fits in one select job: in :func:`tune_selector` one per inner fold, selector point,
+    """Final-classifier fits one select job asks for: in :func:`tune_selector` one per inner fold, selector point,
     size (at most ``len(grid[truncation])``) and final point; in :func:`tune_final` one per inner fold and
-    final point (none for ``own``); then two fits on the training side (training and test predictions)."""
+    final point (none for ``own``); then two fits on the training side (training and test predictions). The
+    job's :class:`~svmfs.protocol.fit_memo.FitMemo` fits a repeated one once, so it makes at most this many."""
     tuning = 0
     if grid:
         sizes = len(grid[truncation]) if truncation and truncation in grid else 1
@@ -97,10 +99,14 @@ def tune_selector(
     X: np.ndarray,
     y: np.ndarray,
     cv,
+    fit: Callable | None = None,
 ) -> TuningResult:
     """Choose the selector's and the final classifier's parameters by inner CV on (X, y).
 
-    With nothing to choose for the selector, nothing is fitted: ({}, {}, NaN, 1 candidate).
+    With nothing to choose for the selector, nothing is fitted: ({}, {}, NaN, 1 candidate). A final-classifier
+    fit that repeats one of the same inner fold (the same selected columns at another selector point) is done
+    once (:class:`~svmfs.protocol.fit_memo.FitMemo`, one per inner fold, released with it); ``fit``: the
+    function that fits (default :func:`~svmfs.protocol.classifiers.fit_predict`).
     """
     if not grid:
         return TuningResult({}, {}, float("nan"), 1, [])
@@ -114,6 +120,7 @@ def tune_selector(
     nfeat: dict[tuple, list[int]] = defaultdict(list)
     for tr, va in cv.split(X, y):
         Xf, yf, Xv = X[tr], y[tr], X[va]  # once per inner fold, not per candidate
+        memo = FitMemo(fit or fit_predict)
         for si, sp in enumerate(sel_points):
             extra = {truncation: None} if sizes is not None else {}
             sel = make_selector(**sp, **extra).fit(Xf, yf)
@@ -123,7 +130,7 @@ def tune_selector(
                 supports = [(None, sel.get_support())]
             for k, sup in supports:
                 for fi, fp in enumerate(fin_points):
-                    pred, _ = fit_predict(final_kind, fp, final_cfg, Xf, yf, Xv, sup, sel)
+                    pred, _ = memo.fit_predict(final_kind, fp, final_cfg, Xf, yf, Xv, sup, sel)
                     acc[(si, k, fi)].append(float(np.mean(pred == y[va])))
                     nfeat[(si, k, fi)].append(int(sup.sum()))
     table, best, best_key = [], None, None
