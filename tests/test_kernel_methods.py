@@ -252,3 +252,19 @@ def test_rfe_kernel_ranks_weston_features_first():
 )
 def test_check_estimator(est):
     check_estimator(est, expected_failed_checks=BINARY_ONLY_FAILED_CHECKS)
+
+
+def test_kp_svm_iterations_t_is_the_model_after_t_steps():
+    """Section 6's t (``iterations``): the widths after t iterations of the same path, status ok (a grid
+    point, not a failure to converge); the stopping rule still ends a run shorter than t."""
+    X, y, _ = _weston(0)
+    full = KPSVM(C=1.0, v0=0.45, step=0.25, max_iter=15).fit(X, y)
+    cut = KPSVM(C=1.0, v0=0.45, step=0.25, max_iter=15, iterations=4).fit(X, y)
+    path = kp_path(X, y, C=1.0, C2=1.0, v0=0.45, step=0.25, beta=5.0, eps=0.45 / 4, v_max=4.5, tol=1e-3, max_iter=4)
+    assert cut.diagnostics_["status"] == "ok" and len(cut.diagnostics_["v_change"]) == 4
+    assert np.array_equal(cut.weights_, path["v"])
+    assert cut.diagnostics_["v_change"] == full.diagnostics_["v_change"][:4]
+    ruled = KPSVM(**WESTON_KP).fit(X, y)
+    assert np.array_equal(KPSVM(**WESTON_KP, iterations=10_000).fit(X, y).weights_, ruled.weights_)
+    with pytest.raises(ValueError, match="iterations must be a positive"):
+        KPSVM(**WESTON_KP, iterations=0).fit(X, y)

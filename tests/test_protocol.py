@@ -257,3 +257,50 @@ def test_a_select_job_hands_the_folds_validation_points_to_dfsa_and_refuses_a_me
     assert rec["n_validation"] == 100 and 1 <= rec["n_selected"] <= X.shape[1]
     with pytest.raises(ValueError, match="method 'fisher' takes no validation points"):
         run_select_job(X, y, fold, "fisher", {"grid": {"n_features_to_select": [2]}}, campaign, seed=1)
+
+
+def test_record_keeps_the_final_classifiers_inner_fold_accuracies_at_its_chosen_point():
+    """Maldonado et al. (2011) Table 2 is "the test error for the training subset using 10-fold cross-validation":
+    the record keeps the accuracy on each inner fold at the chosen grid point, whose mean is
+    ``inner_final_accuracy``, and the same folds and point redone by hand give the same numbers."""
+    from sklearn.svm import SVC
+
+    from svmfs.protocol.tuning import inner_cv
+
+    rng = np.random.default_rng(5)
+    y = _y(40, 40)
+    X = rng.normal(size=(80, 3))
+    X[:, 0] += 0.7 * y
+    (fold,) = make_splits(y, {"kind": "kp_svm", "train_size": 0.5, "n_resamples": 5, "fit_fraction": 0.6}, 3)
+    rec = run_select_job(X, y, fold, "svm_linear", {}, CAMPAIGN, seed=11)
+    per = rec["inner_final_accuracy_folds"]
+    assert len(per) == CAMPAIGN["inner_cv"]["n_splits"]
+    assert rec["inner_final_accuracy"] == pytest.approx(float(np.mean(per)))
+    tr = np.asarray(fold["train"])
+    Xtr, _, _ = normalize_fold(X, tr, np.asarray(fold["test"]), "zscore")
+    C = rec["final_params"]["C"]
+    by_hand = [float(np.mean(SVC(kernel="linear", C=C).fit(Xtr[a], y[tr][a]).predict(Xtr[b]) == y[tr][b]))
+               for a, b in inner_cv(y[tr], CAMPAIGN["inner_cv"]["n_splits"], 11).split(Xtr, y[tr])]  # fmt: skip
+    assert per == pytest.approx(by_hand)
+
+
+def test_kp_svm_protocol_with_global_scaling_keeps_the_one_scaling_in_every_resample():
+    """normalization.scope global ("as a preprocessing step the features were scaled between 0 and 1",
+    Maldonado et al. 5.1.2): the test side's resamples are scored on the rows scaled once, not rescaled on
+    each resample's fit part; a feature with one extreme row makes the two differ."""
+    from sklearn.preprocessing import MinMaxScaler
+    from sklearn.svm import SVC
+
+    rng = np.random.default_rng(4)
+    y = _y(40, 40)
+    X = rng.normal(size=(80, 2))
+    X[:, 0] += y
+    X[0, 1] = 1e3  # one outlier: the global [0, 1] scaling squeezes column 1, a per-fit one may not
+    (fold,) = make_splits(y, {"kind": "kp_svm", "train_size": 0.5, "n_resamples": 6, "fit_fraction": 0.6}, 2)
+    campaign = {**CAMPAIGN, "normalization": {"method": "minmax_01", "scope": "global"},
+                "final_classifier": {"linear": {"C": [1.0]}}}  # fmt: skip
+    rec = run_select_job(X, y, fold, "svm_linear", {}, campaign, seed=0)
+    Z = MinMaxScaler().fit_transform(X)
+    expected = [float(np.mean(SVC(kernel="linear", C=1.0).fit(Z[r["fit"]], y[r["fit"]]).predict(Z[r["test"]]) == y[r["test"]]))
+                for r in fold["evaluation"]]  # fmt: skip
+    assert rec["leaky_normalization"] and rec["test_accuracy_resamples"] == pytest.approx(expected)

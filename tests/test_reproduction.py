@@ -492,3 +492,36 @@ def test_every_committed_export_holds_the_verdicts_of_its_own_records(name):
     (``python -m svmfs.reproduce rejudge`` rewrites a stale folder)."""
     stale = stale_files(ROOT / "reproduction" / name)[1]
     assert not stale, f"{name}: {stale} are stale; run python -m svmfs.reproduce rejudge reproduction/{name}"
+
+
+def test_a_table_judged_by_the_inner_cv_takes_the_final_classifiers_inner_folds():
+    """protocol.judged_by_inner_cv (Maldonado et al. Table 2: "the test error for the training subset using
+    10-fold cross-validation"): the named table's accuracies are the inner folds' at the chosen point, the
+    other tables keep the test side; a record without those folds is refused by name."""
+    from svmfs.analysis.reproduction import verdict
+
+    folds = [0.7, 0.8, 0.9, 0.8, 0.7, 0.9, 0.8, 0.8, 0.7, 0.9]
+    per = list(0.60 + 0.01 * np.sin(np.arange(100)))
+    rec = dict(dataset="colon", dataset_group="colon", method="svm_rbf", setting="default", fold=0, status="ok",
+               test_accuracy=float(np.mean(per)), train_accuracy=1.0, n_selected=2000, selected=[],
+               recall_relevant=np.nan, exact_relevant=None, test_accuracy_resamples=json.dumps(per),
+               inner_final_accuracy_folds=json.dumps(folds))  # fmt: skip
+    key = dict(table="Table 2", dataset="colon", method="svm_rbf", metric="test_accuracy")
+    tested = _row(reproduction_table(pd.DataFrame([rec]), ["maldonado2011"]), **key)
+    by_cv = _row(reproduction_table(pd.DataFrame([rec]), ["maldonado2011"], inner_cv_tables=("Table 2",)), **key)
+    assert tested.ours == pytest.approx(60.0, abs=0.1) and by_cv.ours == pytest.approx(80.0)
+    entry = next(e for e in published()["entries"] if e["paper"] == "maldonado2011" and e["table"] == "Table 2"
+                 and e["dataset"] == "colon" and e["method"] == "svm_rbf")  # fmt: skip
+    assert by_cv.verdict == verdict(entry, 100 * np.asarray(folds))["verdict"] == "agrees"  # 85.70 +- 5.6 / 10 runs
+    assert "judged_by_inner_cv" in by_cv.note
+    with pytest.raises(ValueError, match="inner_final_accuracy_folds"):
+        reproduction_table(pd.DataFrame([{**rec, "inner_final_accuracy_folds": None}]), ["maldonado2011"], inner_cv_tables=("Table 2",))
+
+
+def test_judged_by_inner_cv_is_checked_against_the_protocol_and_the_papers_tables():
+    from svmfs.config import _check_inner_cv_tables
+
+    paper = {"reproduces": ["maldonado2011"], "protocol": {"kind": "paper", "judged_by_inner_cv": ["Table 2"]}}
+    assert _check_inner_cv_tables(paper) == []
+    assert "no table of the papers" in _check_inner_cv_tables({**paper, "protocol": {**paper["protocol"], "judged_by_inner_cv": ["Table 9"]}})[0]
+    assert "only a paper-protocol campaign" in _check_inner_cv_tables({**paper, "protocol": {"judged_by_inner_cv": ["Table 2"]}})[0]

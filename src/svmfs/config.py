@@ -302,6 +302,8 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
             f"{config['reproduces']}; give it reproduces: []"
         )
 
+    errs += _check_inner_cv_tables(config)
+
     # splits: contradictory or missing options, per dataset (a dataset may override the campaign's)
     for name in sorted(campaign_datasets(config)):
         errs += _check_splits(dataset_splits(config, name), name, config)
@@ -635,3 +637,18 @@ def dataset_lock_path(config: dict) -> str:
 def mirror_url(config: dict) -> str | None:
     """The mirror base URL: the config key, else the SVMFS_MIRROR environment variable."""
     return config.get("mirror") or os.environ.get("SVMFS_MIRROR") or None
+
+
+def _check_inner_cv_tables(config: dict) -> list[str]:
+    """``protocol.judged_by_inner_cv``: a paper-protocol reading only, naming tables the campaign's papers publish."""
+    protocol = config.get("protocol") or {}
+    tables = protocol.get("judged_by_inner_cv") or []
+    if not tables:
+        return []
+    if protocol.get("kind", "nested") != "paper":
+        return ["protocol.judged_by_inner_cv: only a paper-protocol campaign (protocol.kind: paper) judges a table by its inner CV"]
+    from .analysis.reproduction import published
+
+    known = sorted({e["table"] for e in published()["entries"] if e["paper"] in (config.get("reproduces") or [])})
+    return [f"protocol.judged_by_inner_cv: {t!r} is no table of the papers in reproduces; they publish {known}"
+            for t in tables if t not in known]  # fmt: skip

@@ -39,12 +39,24 @@ def published() -> dict:
     return load_yaml_text(source.read_text(), source)
 
 
-def _metric_values(rows: pd.DataFrame, metric: str) -> pd.Series:
+def _metric_values(rows: pd.DataFrame, metric: str, inner_cv: bool = False) -> pd.Series:
     """Per-run values of ``metric`` (percent for accuracies, error, recall and exact rate).
 
     One run of the kp_svm protocol (Maldonado et al.: one train/test split, the test side resampled into
     fit / evaluation parts) gives its per-resample test accuracies (``test_accuracy_resamples``) instead of
-    their mean: the paper's mean (sd) is over those resamples, so the interval is too."""
+    their mean: the paper's mean (sd) is over those resamples, so the interval is too.
+    ``inner_cv`` (a table the campaign's ``protocol.judged_by_inner_cv`` names): an accuracy or error is
+    the final classifier's inner CV on the training side at its chosen point, one value per inner fold
+    (``inner_final_accuracy_folds``), e.g. Maldonado et al.'s Table 2, "the test error for the training
+    subset using 10-fold cross-validation"."""
+    if inner_cv and metric in ("test_accuracy", "test_error"):
+        per = [_as_list(v) for v in rows.get("inner_final_accuracy_folds", pd.Series([None] * len(rows)))]
+        if any(not isinstance(v, list) or not v for v in per):
+            raise ValueError("protocol.judged_by_inner_cv: a judged record has no inner_final_accuracy_folds "
+                             f"(method {rows['method'].iloc[0]!r} on {rows['dataset'].iloc[0]!r}); "
+                             "rerun its select jobs with this version of svmfs")  # fmt: skip
+        acc = pd.Series([a for v in per for a in v], dtype=float)
+        return 100.0 * acc if metric == "test_accuracy" else 100.0 * (1.0 - acc)
     if metric in ("test_accuracy", "test_error") and len(rows) == 1 and "test_accuracy_resamples" in rows:
         per = _as_list(rows["test_accuracy_resamples"].iloc[0])
         if isinstance(per, list) and len(per) > 1:
@@ -339,9 +351,12 @@ def not_run_verdict(e: dict, reason: str) -> str:
     return data_not_run(e) or method_not_run(e) or f"not run: {reason}"
 
 
-def reproduction_table(records: pd.DataFrame, papers: list[str], optimism: pd.DataFrame | None = None) -> pd.DataFrame:
+def reproduction_table(records: pd.DataFrame, papers: list[str], optimism: pd.DataFrame | None = None,
+                       inner_cv_tables=()) -> pd.DataFrame:  # fmt: skip
     """One row per published entry of ``papers``: ours, our 95 % interval, the difference
-    (ours - published) and the verdict (:func:`verdict`); ``optimism`` is the audits' table, if any."""
+    (ours - published) and the verdict (:func:`verdict`); ``optimism`` is the audits' table, if any;
+    ``inner_cv_tables``: the tables whose accuracies are judged by the inner CV on the training side
+    (:func:`_metric_values`, the campaign's ``protocol.judged_by_inner_cv``)."""
     pub = published()
     unknown = sorted(set(papers) - set(pub["papers"]))
     if unknown:
@@ -383,7 +398,10 @@ def reproduction_table(records: pd.DataFrame, papers: list[str], optimism: pd.Da
                 row["runs"] = len(rows)
                 row["verdict"] = f"no verdict: feature sets ({row['difference']})"
             else:
-                vals = _metric_values(rows, e["metric"]).dropna()
+                by_inner_cv = e["table"] in inner_cv_tables and e["metric"] in ("test_accuracy", "test_error")
+                vals = _metric_values(rows, e["metric"], by_inner_cv).dropna()
+                if by_inner_cv:
+                    row["note"] = "; ".join(filter(None, (row["note"], "ours: the inner CV on the training side, one value per fold (protocol.judged_by_inner_cv)")))
                 row["runs"] = len(rows)
                 row["failures"] = int((~rows["status"].isin(("ok", "acceptable"))).sum())
                 if vals.empty:
@@ -556,9 +574,11 @@ def write_reproduction(table: pd.DataFrame, campaign: str, csv: str, md: str, re
 
 
 def judge_campaign(records_parquet, papers, campaign: str, csv: str, md: str, report: str, tex: str | None = None,
-                   optimism_csv=None) -> None:  # fmt: skip
+                   optimism_csv=None, inner_cv_tables=()) -> None:  # fmt: skip
     """The reproduction rule: a campaign's merged records (and its audits' ``optimism.csv``, if it has audits)
     judged against ``papers``' published figures, written by :func:`write_reproduction`. The rule's script and
-    ``python -m svmfs.reproduce rejudge`` (a committed folder's own records) both call this."""
-    table = reproduction_table(pd.read_parquet(records_parquet), list(papers), optimism=read_optimism(optimism_csv))
+    ``python -m svmfs.reproduce rejudge`` (a committed folder's own records) both call this.
+    ``inner_cv_tables``: the campaign's ``protocol.judged_by_inner_cv``."""
+    table = reproduction_table(pd.read_parquet(records_parquet), list(papers), optimism=read_optimism(optimism_csv),
+                               inner_cv_tables=tuple(inner_cv_tables))  # fmt: skip
     write_reproduction(table, campaign, csv, md, report, tex)

@@ -100,12 +100,17 @@ class KPSVM(BaseSelector):
         Stop when ||v^{t+1} - v^t||_1 < tol * ||v^t||_1 (line 9).
     max_iter : int
         Iteration limit (section 6: convergence in fewer than 200 iterations).
+    iterations : int or None
+        Section 6's t: "Vary C2 ... using cross-validation for an increasing number of iterations, t" and
+        "select the model by maximizing classification performance": the model after at most t iterations
+        (the stopping rule may end it earlier), a grid point like C2, not a failure to converge (status
+        "ok"); ``None``: the stopping rule (or ``max_iter``) alone.
     n_folds, random_state : folds and seed of the isotropic inner CV (used only when C or v0 is None).
     """
 
     def __init__(
         self, C=None, C2=1.0, v0=None, step=0.25, step_scale="shrink", beta=5.0, eps=None, v_max=None, tol=1e-3,
-        max_iter=200, n_folds=5, random_state=0,
+        max_iter=200, n_folds=5, random_state=0, iterations=None,
     ):
         self.C = C
         self.C2 = C2
@@ -119,6 +124,7 @@ class KPSVM(BaseSelector):
         self.max_iter = max_iter
         self.n_folds = n_folds
         self.random_state = random_state
+        self.iterations = iterations
 
     def _start(self, X, y):
         """(C, v0): the given ones, or isotropic model selection on the training data (section 6)."""
@@ -132,11 +138,15 @@ class KPSVM(BaseSelector):
 
     def _fit(self, X, y):
         C, v0 = self._start(X, y)
+        if self.iterations is not None and int(self.iterations) < 1:
+            raise ValueError(f"KPSVM: iterations must be a positive number of iterations t or None, got {self.iterations!r}")
+        cap = self.max_iter if self.iterations is None else min(self.max_iter, int(self.iterations))
         run = kp_path(
             X, y, C=C, C2=self.C2, v0=v0, step=self.step, step_scale=self.step_scale, beta=self.beta,
             eps=v0 / 4.0 if self.eps is None else self.eps,
-            v_max=10.0 * v0 if self.v_max is None else self.v_max, tol=self.tol, max_iter=self.max_iter,
+            v_max=10.0 * v0 if self.v_max is None else self.v_max, tol=self.tol, max_iter=cap,
         )
+        stopped_at_t = self.iterations is not None and len(run["v_change"]) == cap < self.max_iter
         self.C_, self.v0_ = C, v0
         self.weights_ = run["v"]
         self.kernel_widths_ = 0.5 * run["v"] ** 2
@@ -145,7 +155,7 @@ class KPSVM(BaseSelector):
         self.support_ = run["v"] > 0
         self.diagnostics_.update(
             step_gamma=run["gamma"],
-            status="ok" if run["converged"] or run["message"] else "max_iter",
+            status="ok" if run["converged"] or run["message"] or stopped_at_t else "max_iter",
             objective=run["objective"], message=run["message"], v_change=run["v_change"], v_norm=run["v_norm"],
             n_selected=run["n_selected"], converged=run["converged"], C=C, v0=v0,
         )

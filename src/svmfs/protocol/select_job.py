@@ -101,12 +101,17 @@ def run_select_job(
     final = tune_final(final_kind, final_cfg, Xtr, ytr, support, cv, selector)
     train_pred, _ = fit_predict(final_kind, final["params"], final_cfg, Xtr, ytr, Xtr, support, selector)
 
-    def evaluate(params, sup, sel, Xtr_=Xtr, Xte_=Xte, Xall=None, accuracy_only=False) -> dict[str, float]:
+    # normalization.scope global (the data scaled once, "as a preprocessing step"): the test side's
+    # resamples keep that one scaling instead of a scaler fitted on each resample's fit part
+    X_scaled_once = make_normalizer(norm["method"]).fit_transform(X) if leaky and "evaluation" in fold else None
+
+    def evaluate(params, sup, sel, Xtr_=Xtr, Xte_=Xte, Xall=X_scaled_once, accuracy_only=False) -> dict[str, float]:
         """Test-side metrics of the final classifier ``params`` on ``sup``; ``Xall``: every row scaled
-        by one scaler (global_scaling audit) instead of a scaler per fit; ``accuracy_only``: the accuracy
-        alone (the test_tuned audit scores thousands of candidates by it), the same number as in the
-        full metrics. A fit on the whole training side that repeats one done before in this job (the
-        test_tuned audit's candidates often select the same columns) comes from ``memo``."""
+        by one scaler (global_scaling audit, or the campaign's global normalization) instead of a scaler
+        per fit; ``accuracy_only``: the accuracy alone (the test_tuned audit scores thousands of candidates
+        by it), the same number as in the full metrics. A fit on the whole training side that repeats one
+        done before in this job (the test_tuned audit's candidates often select the same columns) comes
+        from ``memo``."""
         metrics = _accuracy_only if accuracy_only else _metrics
         if "evaluation" in fold:  # Maldonado et al. protocol: mean over the test side's resamples
             per = []
@@ -148,6 +153,7 @@ def run_select_job(
         "final_params": final["params"],
         "inner_accuracy": tuned.inner_accuracy,
         "inner_final_accuracy": final["inner_accuracy"],
+        **({"inner_final_accuracy_folds": final["inner_fold_accuracies"]} if final["inner_fold_accuracies"] else {}),
         "n_candidates": tuned.n_candidates,
         "train_accuracy": float(np.mean(train_pred == ytr)),
         "test_accuracy": test_metrics["accuracy"],
