@@ -23,7 +23,13 @@ from svmfs.config import (
     fit_count_warnings,
 )
 from svmfs.methods.registry import get_method
-from svmfs.protocol.seeds import audit_global_seed, data_seed, job_seed, splits_seed
+from svmfs.protocol.seeds import (
+    audit_global_seed,
+    data_seed,
+    initial_solution_seed,
+    job_seed,
+    splits_seed,
+)
 
 # Snakemake's loader keeps the later of two equal keys and turns labels such as yes/no into booleans:
 # re-read the config files it was given strictly, and take the registry entries' labels from that read
@@ -148,6 +154,10 @@ def select_input(wildcards):
     if other:
         inputs["match"] = (
             f"{OUT}/runs/{wildcards.dataset}/{other}/default/fold-{wildcards.fold}.json"
+        )
+    if MCFG[wildcards.method].get("initial_solution") == "shared":
+        inputs["initial"] = (
+            f"{OUT}/initial_solution/{wildcards.dataset}/fold-{wildcards.fold}.json"
         )
     return inputs
 
