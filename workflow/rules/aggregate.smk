@@ -227,5 +227,6 @@ rule reproduction:
     params:
         campaign=config["campaign"],
         papers=config["reproduces"],
+        protocol=config.get("protocol", {}),
     script:
         "../../scripts/reproduction.py"

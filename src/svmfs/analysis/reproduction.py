@@ -62,6 +62,27 @@ def _metric_values(rows: pd.DataFrame, metric: str) -> pd.Series:
     return values[metric]()
 
 
+def pooled_values(rows: pd.DataFrame, metric: str) -> pd.Series:
+    """Per-run values whose mean is the accuracy pooled over the runs' test sides (correct counts summed
+    over all test points, Jimenez-Cordero et al. 2021, sec. 5.1): run i gives 100 k_i / mean(n), with k_i =
+    round(accuracy_i n_i) its correct count; the mean over the runs is 100 sum(k) / sum(n), and the verdict's
+    t interval is that of these values (unchanged rule). With equal test sides they are the per-run
+    accuracies themselves."""
+    n = rows["n_test"].astype(float)
+    correct = np.round(rows["test_accuracy"].astype(float) * n)
+    acc = 100.0 * correct / float(n.mean())
+    return acc if metric == "test_accuracy" else 100.0 - acc
+
+
+def accuracy_rule(paper: str, protocol: dict | None) -> str:
+    """How a campaign's accuracies on ``paper``'s numbers are computed: ``pooled`` (:func:`pooled_values`) for
+    a paper-protocol campaign of a paper that declares ``paper_protocol_accuracy: pooled`` in published.yaml,
+    else ``mean`` (the mean of the per-run accuracies)."""
+    if (protocol or {}).get("kind") != "paper":
+        return "mean"
+    return published()["papers"][paper].get("paper_protocol_accuracy", "mean")
+
+
 def _as_list(v):
     return json.loads(v) if isinstance(v, str) else v  # the merged store keeps lists as JSON
 
@@ -104,8 +125,11 @@ def _named(features: list[int], names: dict[int, str]) -> str:
     return ", ".join(f"{j} {names[j]}" if j in names else f"{j} (not selected)" for j in features)
 
 
-def _best_setting(rows: pd.DataFrame) -> str:
-    means = rows.groupby("setting", sort=True)["test_accuracy"].mean()
+def _best_setting(rows: pd.DataFrame, rule: str = "mean") -> str:
+    if rule == "pooled":
+        means = rows.groupby("setting", sort=True).apply(lambda r: pooled_values(r, "test_accuracy").mean())
+    else:
+        means = rows.groupby("setting", sort=True)["test_accuracy"].mean()
     return str(means.idxmax())  # first of the sorted settings on ties
 
 
@@ -339,9 +363,11 @@ def not_run_verdict(e: dict, reason: str) -> str:
     return data_not_run(e) or method_not_run(e) or f"not run: {reason}"
 
 
-def reproduction_table(records: pd.DataFrame, papers: list[str], optimism: pd.DataFrame | None = None) -> pd.DataFrame:
+def reproduction_table(records: pd.DataFrame, papers: list[str], optimism: pd.DataFrame | None = None,
+                       protocol: dict | None = None) -> pd.DataFrame:  # fmt: skip
     """One row per published entry of ``papers``: ours, our 95 % interval, the difference
-    (ours - published) and the verdict (:func:`verdict`); ``optimism`` is the audits' table, if any."""
+    (ours - published) and the verdict (:func:`verdict`); ``optimism`` is the audits' table, if any;
+    ``protocol`` the campaign's ``protocol`` block (accuracies by :func:`accuracy_rule`)."""
     pub = published()
     unknown = sorted(set(papers) - set(pub["papers"]))
     if unknown:
@@ -363,8 +389,9 @@ def reproduction_table(records: pd.DataFrame, papers: list[str], optimism: pd.Da
             row["verdict"] = not_run_verdict(e, "method not in campaign")
         else:
             setting = e.get("setting")
+            rule = accuracy_rule(e["paper"], protocol) if e["metric"] in ("test_accuracy", "test_error") else "mean"
             if e.get("aggregate") == "best_setting":
-                setting = _best_setting(rows)
+                setting = _best_setting(rows, rule)
                 row["note"] = f"{e.get('note', '')}; ours: {setting}".lstrip("; ")
             elif setting is None and rows["setting"].nunique() == 1:
                 setting = rows["setting"].iloc[0]
@@ -383,7 +410,9 @@ def reproduction_table(records: pd.DataFrame, papers: list[str], optimism: pd.Da
                 row["runs"] = len(rows)
                 row["verdict"] = f"no verdict: feature sets ({row['difference']})"
             else:
-                vals = _metric_values(rows, e["metric"]).dropna()
+                vals = (pooled_values(rows, e["metric"]) if rule == "pooled" else _metric_values(rows, e["metric"])).dropna()
+                if rule == "pooled":
+                    row["note"] = f"{row['note'] or ''}; ours: correct counts pooled over the runs' test points".lstrip("; ")
                 row["runs"] = len(rows)
                 row["failures"] = int((~rows["status"].isin(("ok", "acceptable"))).sum())
                 if vals.empty:
@@ -556,9 +585,11 @@ def write_reproduction(table: pd.DataFrame, campaign: str, csv: str, md: str, re
 
 
 def judge_campaign(records_parquet, papers, campaign: str, csv: str, md: str, report: str, tex: str | None = None,
-                   optimism_csv=None) -> None:  # fmt: skip
+                   optimism_csv=None, protocol: dict | None = None) -> None:  # fmt: skip
     """The reproduction rule: a campaign's merged records (and its audits' ``optimism.csv``, if it has audits)
-    judged against ``papers``' published figures, written by :func:`write_reproduction`. The rule's script and
-    ``python -m svmfs.reproduce rejudge`` (a committed folder's own records) both call this."""
-    table = reproduction_table(pd.read_parquet(records_parquet), list(papers), optimism=read_optimism(optimism_csv))
+    judged against ``papers``' published figures, written by :func:`write_reproduction`; ``protocol`` is the
+    campaign's ``protocol`` block (:func:`accuracy_rule`). The rule's script and ``python -m svmfs.reproduce
+    rejudge`` (a committed folder's own records) both call this."""
+    table = reproduction_table(pd.read_parquet(records_parquet), list(papers), optimism=read_optimism(optimism_csv),
+                               protocol=protocol)  # fmt: skip
     write_reproduction(table, campaign, csv, md, report, tex)

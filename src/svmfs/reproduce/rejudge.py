@@ -81,7 +81,8 @@ def rejudge_texts(folder: Path) -> dict[str, str]:
         paths = [Path(tmp) / f.replace("/", "_") for f in VERDICT_FILES]
         csv, md, tex, report = (str(p) for p in paths)
         judge_campaign(folder / "records.parquet", config["reproduces"], str(config["campaign"]), csv, md, report, tex,
-                       optimism_csv=optimism if config.get("audits") else None)  # fmt: skip
+                       optimism_csv=optimism if config.get("audits") else None,
+                       protocol=config.get("protocol"))  # fmt: skip
         return {f: p.read_text() for f, p in zip(VERDICT_FILES, paths)}
 
 
