@@ -126,3 +126,17 @@ def test_a_paper_protocol_campaign_pools_the_correct_counts_over_the_folds():
     assert paper.loc[k, "ours"] == pytest.approx(100 * 23 / 26, abs=1e-12)
     assert nested.loc[k, "ours"] == pytest.approx(100 * np.mean(accs), abs=1e-12)
     assert "pooled" in paper.loc[k, "note"]
+
+
+def test_restore_recomputes_the_shared_solutions_its_jobs_read(write_config, root):
+    """``reproduce restore`` writes records back as select outputs: the shared initial solutions those jobs
+    take as input are listed for the workflow to build first (one per dataset and fold, shared methods only)."""
+    from pathlib import Path
+
+    from svmfs.reproduce.restore import _initial_solutions
+
+    cfg = merge_config(BASE, {"methods": {"mm_fs": {"initial_solution": "shared", "settings": {"C2": [0.1, 0.9]}},
+                                          "l1_svm": {"final": "own"}}})  # fmt: skip
+    rows = [pd.Series({"dataset": "sparse_polynomial", "method": m, "fold": f}) for m in ("mm_fs", "l1_svm") for f in (1, 0, 1)]
+    assert _initial_solutions(cfg, Path("r/t"), rows) == [
+        "r/t/initial_solution/sparse_polynomial/fold-0.json", "r/t/initial_solution/sparse_polynomial/fold-1.json"]
