@@ -140,3 +140,34 @@ def test_restore_recomputes_the_shared_solutions_its_jobs_read(write_config, roo
     rows = [pd.Series({"dataset": "sparse_polynomial", "method": m, "fold": f}) for m in ("mm_fs", "l1_svm") for f in (1, 0, 1)]
     assert _initial_solutions(cfg, Path("r/t"), rows) == [
         "r/t/initial_solution/sparse_polynomial/fold-0.json", "r/t/initial_solution/sparse_polynomial/fold-1.json"]
+
+
+@pytest.mark.workflow
+def test_the_workflow_tunes_once_per_fold_and_every_setting_and_no_fs_read_it(tmp_path):
+    """End to end through Snakemake: one rule initial_solution job per (dataset, fold); each MM-FS setting of a
+    fold starts from its (C*, gamma_ini), and NO-FS is the Gaussian SVM with them."""
+    import json
+
+    from test_workflow import snakemake
+
+    cfg = {
+        "campaign": "shared", "seed": 7,
+        "datasets": {"sparse_polynomial": {"params": {"n": 60, "kind": "f2"}}},
+        "splits": {"kind": "stratified_kfold", "n_splits": 3}, "inner_cv": {"n_splits": 3},
+        "normalization": {"method": "minmax_pm1", "scope": "fold"},
+        "final_classifier": {"rbf": {"C": [1.0], "gamma": [1.0], "gamma_per_feature": False},
+                             "anisotropic": {"C": [1.0], "C_source": "selector"}},
+        "methods": {"mm_fs": {"initial_solution": "shared", "settings": {"C2": [0.1, 0.9]}, "params": {"route": "reduced"}},
+                    "svm_rbf": {"initial_solution": "shared"}},
+    }  # fmt: skip
+    snakemake(tmp_path, "--cores", "1", "results/shared/records.parquet", config=cfg)
+    out = tmp_path / "results" / "shared"
+    assert sorted(p.name for p in (out / "initial_solution" / "sparse_polynomial").iterdir()) == [f"fold-{k}.json" for k in range(3)]
+    for k in range(3):
+        init = json.loads((out / "initial_solution" / "sparse_polynomial" / f"fold-{k}.json").read_text())
+        assert init["seed"] == initial_solution_seed(7, "sparse_polynomial", k)
+        for c2 in ("C2-0.1", "C2-0.9"):
+            rec = json.loads((out / "runs" / "sparse_polynomial" / "mm_fs" / c2 / f"fold-{k}.json").read_text())
+            assert (rec["selector_params"]["C"], rec["selector_params"]["gamma_ini"]) == (init["C"], init["gamma_ini"])
+        rec = json.loads((out / "runs" / "sparse_polynomial" / "svm_rbf" / "default" / f"fold-{k}.json").read_text())
+        assert rec["final_params"] == {"C": init["C"], "gamma": init["gamma_ini"]}
