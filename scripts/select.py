@@ -26,13 +26,9 @@ with job_context(snakemake.log[0], snakemake.threads) as log:
     if snakemake.input.get("match"):
         fixed_size = json.loads(Path(snakemake.input.match).read_text())["n_selected"]
         log.info("match_size_of: %d features, as chosen by the other method on this fold", fixed_size)
-    initial = None
-    if snakemake.input.get("initial"):  # methods.<name>.initial_solution: shared
-        initial = json.loads(Path(snakemake.input.initial).read_text())
-        log.info("initial solution shared by the fold: C* = %g, gamma_ini = %g", initial["C"], initial["gamma_ini"])
     rec = run_select_job(
         ds.X, ds.y, fold, w.method, p.method_cfg, p.campaign, p.seed,
-        setting=p.setting, relevant=ds.relevant, fixed_size=fixed_size, initial=initial,
+        setting=p.setting, relevant=ds.relevant, fixed_size=fixed_size,
     )  # fmt: skip
     rec["selected_names"] = [ds.feature_names[j] for j in rec["selected"]]
     rec.update(

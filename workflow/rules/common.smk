@@ -155,11 +155,27 @@ def select_input(wildcards):
         inputs["match"] = (
             f"{OUT}/runs/{wildcards.dataset}/{other}/default/fold-{wildcards.fold}.json"
         )
-    if MCFG[wildcards.method].get("initial_solution") == "shared":
-        inputs["initial"] = (
-            f"{OUT}/initial_solution/{wildcards.dataset}/fold-{wildcards.fold}.json"
-        )
+    initial = initial_solution_input(wildcards)
+    if initial:
+        inputs["initial"] = initial
     return inputs
+
+
+def initial_solution_input(wildcards):
+    """The fold's shared initial solution (rule initial_solution) for a method with
+    ``initial_solution: shared``, else None."""
+    if MCFG[wildcards.method].get("initial_solution") != "shared":
+        return None
+    return f"{OUT}/initial_solution/{wildcards.dataset}/fold-{wildcards.fold}.json"
+
+
+def select_campaign_cfg(wildcards):
+    """campaign_cfg, plus the path of the shared initial solution the job reads (an input of the job), for
+    a method with ``initial_solution: shared`` only: the other jobs' params stay those of before.
+    """
+    cfg = campaign_cfg(wildcards)
+    initial = initial_solution_input(wildcards)
+    return {**cfg, "initial_solution": initial} if initial else cfg
 
 
 def method_cfg(wildcards):

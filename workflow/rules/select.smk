@@ -17,7 +17,7 @@ rule select:
     params:
         method_cfg=method_cfg,
         setting=lambda wc: SETTINGS[wc.method][wc.setting],
-        campaign=campaign_cfg,
+        campaign=select_campaign_cfg,
         campaign_name=config["campaign"],
         group=lambda wc: DSCFG[wc.dataset]["group"],
         job_config=job_config,

@@ -18,7 +18,9 @@ the campaigns committed before the key.
 from __future__ import annotations
 
 import inspect
+import json
 import math
+from pathlib import Path
 
 import numpy as np
 
@@ -40,6 +42,14 @@ def tune_initial_solution(X, y, fold: dict, normalization: dict, n_folds: int, s
         "fold": int(fold["fold"]), "C": C, "gamma_ini": gamma_ini, "cv_accuracy": acc, "seed": int(seed),
         "n_folds": int(n_folds), "n_train": int(train.size), "C_grid": PAPER_C_GRID, "gamma_grid": PAPER_GAMMA_GRID,
     }  # fmt: skip
+
+
+def read_initial_solution(campaign: dict) -> dict | None:
+    """The fold's shared initial solution a select job reads: the JSON file at the job's
+    ``campaign["initial_solution"]`` (the workflow puts the path there, and the file among the job's inputs,
+    for a method with ``initial_solution: shared``), else None."""
+    path = campaign.get("initial_solution")
+    return json.loads(Path(path).read_text()) if path else None
 
 
 def shared_kind(cls, final_kind: str) -> str | None:
