@@ -7,4 +7,4 @@ with job_context(snakemake.log[0]):
     p, o = snakemake.params, snakemake.output
     optimism = snakemake.input.get("optimism") or None  # present only with audits
     judge_campaign(snakemake.input.parquet, p.papers, p.campaign, o.csv, o.md, o.report, o.tex, optimism_csv=optimism,
-                   inner_cv_tables=p.inner_cv_tables)
+                   protocol=p.protocol)

@@ -508,14 +508,14 @@ def test_a_table_judged_by_the_inner_cv_takes_the_final_classifiers_inner_folds(
                inner_final_accuracy_folds=json.dumps(folds))  # fmt: skip
     key = dict(table="Table 2", dataset="colon", method="svm_rbf", metric="test_accuracy")
     tested = _row(reproduction_table(pd.DataFrame([rec]), ["maldonado2011"]), **key)
-    by_cv = _row(reproduction_table(pd.DataFrame([rec]), ["maldonado2011"], inner_cv_tables=("Table 2",)), **key)
+    by_cv = _row(reproduction_table(pd.DataFrame([rec]), ["maldonado2011"], protocol={"kind": "paper", "judged_by_inner_cv": ["Table 2"]}), **key)
     assert tested.ours == pytest.approx(60.0, abs=0.1) and by_cv.ours == pytest.approx(80.0)
     entry = next(e for e in published()["entries"] if e["paper"] == "maldonado2011" and e["table"] == "Table 2"
                  and e["dataset"] == "colon" and e["method"] == "svm_rbf")  # fmt: skip
     assert by_cv.verdict == verdict(entry, 100 * np.asarray(folds))["verdict"] == "agrees"  # 85.70 +- 5.6 / 10 runs
     assert "judged_by_inner_cv" in by_cv.note
     with pytest.raises(ValueError, match="inner_final_accuracy_folds"):
-        reproduction_table(pd.DataFrame([{**rec, "inner_final_accuracy_folds": None}]), ["maldonado2011"], inner_cv_tables=("Table 2",))
+        reproduction_table(pd.DataFrame([{**rec, "inner_final_accuracy_folds": None}]), ["maldonado2011"], protocol={"kind": "paper", "judged_by_inner_cv": ["Table 2"]})
 
 
 def test_judged_by_inner_cv_is_checked_against_the_protocol_and_the_papers_tables():

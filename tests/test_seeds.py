@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from svmfs.protocol.seeds import audit_global_seed, data_seed, job_seed, splits_seed
+from svmfs.protocol.seeds import audit_global_seed, data_seed, initial_solution_seed, job_seed, splits_seed
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -28,6 +28,9 @@ def test_seeds_are_the_old_formulas_numbers():
     assert job_seed(20210601, "colon", 0, "mm_fs", "C2-0.5") == 1295369360
     assert job_seed(20210601, "colon", 3, "mm_fs", "C2-0.5") == job_seed(20210601, "colon", "3", "mm_fs", "C2-0.5") == 3993908163
     assert job_seed(95202010, "ex1_rho02-r0", 0, "l1_rfe", "default") == 109993
+    # the shared initial solution's inner folds (jimenez2021_paper): per (dataset, fold), no method, no setting
+    assert initial_solution_seed(20210601, "colon", 0) == 3079441623
+    assert initial_solution_seed(20210601, "colon", 3) == initial_solution_seed(20210601, "colon", "3") == 1760866527
     assert splits_seed(20210601, "colon") == 2541756190 and splits_seed(20100415, "sonar") == 1991606935
     assert data_seed(95202010, "ex1_rho02-r0") == 2570598488
     assert audit_global_seed(20100415, "colon", "fs_svmcp", "default") == 3317445518

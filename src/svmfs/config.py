@@ -346,6 +346,7 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
         for param in set(mcfg.get("params", {})) & (set(grid) | set(settings)):
             errs.append(f"methods.{name}.params.{param}: also in grid/settings (contradictory options)")
         errs += _check_final(config, name, mcfg, spec)
+        errs += _check_initial_solution(config, name, mcfg, spec)
         other = mcfg.get("match_size_of")
         if other is not None:
             if other not in methods:
@@ -424,6 +425,29 @@ def _check_final(config: dict, name: str, mcfg: dict, spec) -> list[str]:
             return [f"{where}: 'own' refits nothing, so splits.kind kp_svm (refit on test-side resamples) does not apply; datasets: {', '.join(resampled)}"]
     if final == "anisotropic" and spec.final != "anisotropic":
         return [f"{where}: 'anisotropic' needs a method with kernel widths (its registry final is {spec.final!r})"]
+    return []
+
+
+def _check_initial_solution(config: dict, name: str, mcfg: dict, spec) -> list[str]:
+    """``methods.<name>.initial_solution: shared`` needs a method that takes (C, gamma_ini) or (C, v0), or a
+    Gaussian final classifier with one width for all features, and none of those tuned or fixed elsewhere."""
+    from .protocol.initial_solution import SHARED, shared_kind
+
+    if mcfg.get("initial_solution", "own") != SHARED:
+        return []
+    where, reg_name = f"methods.{name}.initial_solution", mcfg.get("method", name)
+    final = mcfg.get("final") or spec.final
+    kind = shared_kind(spec.load(), final)
+    if kind is None:
+        return [f"{where}: 'shared' needs a method with C and gamma_ini (MM-FS) or v0 (KP-FS), or final rbf (NO-FS); {reg_name} with final {final!r} has none"]
+    if kind == "rbf" and (config.get("final_classifier") or {}).get("rbf", {}).get("gamma_per_feature"):
+        return [f"{where}: 'shared' gives the Gaussian SVM gamma_ini itself; set final_classifier.rbf.gamma_per_feature: false"]
+    taken = {"gamma_ini": ("C", "gamma_ini"), "v0": ("C", "v0"), "rbf": ()}[kind]
+    own = set(mcfg.get("params", {})) | set(mcfg.get("grid", {})) | set(mcfg.get("settings", {}))
+    own |= {k for d in config["datasets"].values() for k in ((d.get("method_params") or {}).get(name) or {})}
+    clash = sorted(own & set(taken))
+    if clash:
+        return [f"{where}: 'shared' sets {', '.join(clash)} from the fold's initial solution; remove {', '.join(clash)} from methods.{name} params/grid/settings and method_params"]
     return []
 
 

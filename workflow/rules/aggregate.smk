@@ -227,7 +227,6 @@ rule reproduction:
     params:
         campaign=config["campaign"],
         papers=config["reproduces"],
-        # tables judged by the inner CV on the training side (a paper-protocol campaign's reading)
-        inner_cv_tables=config.get("protocol", {}).get("judged_by_inner_cv", []),
+        protocol=config.get("protocol", {}),
     script:
         "../../scripts/reproduction.py"

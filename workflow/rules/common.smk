@@ -23,7 +23,13 @@ from svmfs.config import (
     fit_count_warnings,
 )
 from svmfs.methods.registry import get_method
-from svmfs.protocol.seeds import audit_global_seed, data_seed, job_seed, splits_seed
+from svmfs.protocol.seeds import (
+    audit_global_seed,
+    data_seed,
+    initial_solution_seed,
+    job_seed,
+    splits_seed,
+)
 
 # Snakemake's loader keeps the later of two equal keys and turns labels such as yes/no into booleans:
 # re-read the config files it was given strictly, and take the registry entries' labels from that read
@@ -149,7 +155,27 @@ def select_input(wildcards):
         inputs["match"] = (
             f"{OUT}/runs/{wildcards.dataset}/{other}/default/fold-{wildcards.fold}.json"
         )
+    initial = initial_solution_input(wildcards)
+    if initial:
+        inputs["initial"] = initial
     return inputs
+
+
+def initial_solution_input(wildcards):
+    """The fold's shared initial solution (rule initial_solution) for a method with
+    ``initial_solution: shared``, else None."""
+    if MCFG[wildcards.method].get("initial_solution") != "shared":
+        return None
+    return f"{OUT}/initial_solution/{wildcards.dataset}/fold-{wildcards.fold}.json"
+
+
+def select_campaign_cfg(wildcards):
+    """campaign_cfg, plus the path of the shared initial solution the job reads (an input of the job), for
+    a method with ``initial_solution: shared`` only: the other jobs' params stay those of before.
+    """
+    cfg = campaign_cfg(wildcards)
+    initial = initial_solution_input(wildcards)
+    return {**cfg, "initial_solution": initial} if initial else cfg
 
 
 def method_cfg(wildcards):

@@ -17,7 +17,7 @@ rule select:
     params:
         method_cfg=method_cfg,
         setting=lambda wc: SETTINGS[wc.method][wc.setting],
-        campaign=campaign_cfg,
+        campaign=select_campaign_cfg,
         campaign_name=config["campaign"],
         group=lambda wc: DSCFG[wc.dataset]["group"],
         job_config=job_config,
@@ -27,3 +27,31 @@ rule select:
         workdir=workflow.basedir,
     script:
         "../../scripts/select.py"
+
+
+# Jimenez-Cordero et al. (2021), Algorithm 1's (C*, gamma_ini): one inner CV per (dataset, outer fold),
+# read by the select jobs of the methods with `initial_solution: shared` (every C2 setting, and NO-FS).
+rule initial_solution:
+    input:
+        npz=f"{OUT}/datasets/{{dataset}}.npz",
+        meta=f"{OUT}/datasets/{{dataset}}.json",
+        splits=f"{OUT}/splits/{{dataset}}.json",
+        code=library_file("protocol/initial_solution.py"),
+    output:
+        f"{OUT}/initial_solution/{{dataset}}/fold-{{fold}}.json",
+    log:
+        f"{OUT}/logs/initial_solution/{{dataset}}/fold-{{fold}}.log",
+    benchmark:
+        f"{OUT}/benchmarks/initial_solution/{{dataset}}/fold-{{fold}}.tsv"
+    conda:
+        "../../envs/svmfs.yaml"
+    threads: 1
+    resources:
+        mem_mb=config["resources"]["select"]["mem_mb"],
+        runtime=config["resources"]["select"]["runtime"],
+    params:
+        normalization=config["normalization"],
+        n_folds=config["inner_cv"]["n_splits"],
+        seed=lambda wc: initial_solution_seed(config["seed"], wc.dataset, wc.fold),
+    script:
+        "../../scripts/initial_solution.py"

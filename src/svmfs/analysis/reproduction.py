@@ -74,6 +74,27 @@ def _metric_values(rows: pd.DataFrame, metric: str, inner_cv: bool = False) -> p
     return values[metric]()
 
 
+def pooled_values(rows: pd.DataFrame, metric: str) -> pd.Series:
+    """Per-run values whose mean is the accuracy pooled over the runs' test sides (correct counts summed
+    over all test points, Jimenez-Cordero et al. 2021, sec. 5.1): run i gives 100 k_i / mean(n), with k_i =
+    round(accuracy_i n_i) its correct count; the mean over the runs is 100 sum(k) / sum(n), and the verdict's
+    t interval is that of these values (unchanged rule). With equal test sides they are the per-run
+    accuracies themselves."""
+    n = rows["n_test"].astype(float)
+    correct = np.round(rows["test_accuracy"].astype(float) * n)
+    acc = 100.0 * correct / float(n.mean())
+    return acc if metric == "test_accuracy" else 100.0 - acc
+
+
+def accuracy_rule(paper: str, protocol: dict | None) -> str:
+    """How a campaign's accuracies on ``paper``'s numbers are computed: ``pooled`` (:func:`pooled_values`) for
+    a paper-protocol campaign of a paper that declares ``paper_protocol_accuracy: pooled`` in published.yaml,
+    else ``mean`` (the mean of the per-run accuracies)."""
+    if (protocol or {}).get("kind") != "paper":
+        return "mean"
+    return published()["papers"][paper].get("paper_protocol_accuracy", "mean")
+
+
 def _as_list(v):
     return json.loads(v) if isinstance(v, str) else v  # the merged store keeps lists as JSON
 
@@ -116,8 +137,11 @@ def _named(features: list[int], names: dict[int, str]) -> str:
     return ", ".join(f"{j} {names[j]}" if j in names else f"{j} (not selected)" for j in features)
 
 
-def _best_setting(rows: pd.DataFrame) -> str:
-    means = rows.groupby("setting", sort=True)["test_accuracy"].mean()
+def _best_setting(rows: pd.DataFrame, rule: str = "mean") -> str:
+    if rule == "pooled":
+        means = rows.groupby("setting", sort=True).apply(lambda r: pooled_values(r, "test_accuracy").mean())
+    else:
+        means = rows.groupby("setting", sort=True)["test_accuracy"].mean()
     return str(means.idxmax())  # first of the sorted settings on ties
 
 
@@ -352,16 +376,17 @@ def not_run_verdict(e: dict, reason: str) -> str:
 
 
 def reproduction_table(records: pd.DataFrame, papers: list[str], optimism: pd.DataFrame | None = None,
-                       inner_cv_tables=()) -> pd.DataFrame:  # fmt: skip
+                       protocol: dict | None = None) -> pd.DataFrame:  # fmt: skip
     """One row per published entry of ``papers``: ours, our 95 % interval, the difference
     (ours - published) and the verdict (:func:`verdict`); ``optimism`` is the audits' table, if any;
-    ``inner_cv_tables``: the tables whose accuracies are judged by the inner CV on the training side
-    (:func:`_metric_values`, the campaign's ``protocol.judged_by_inner_cv``)."""
+    ``protocol`` the campaign's ``protocol`` block: accuracies by :func:`accuracy_rule`, and the tables of
+    its ``judged_by_inner_cv`` judged by the inner CV on the training side (:func:`_metric_values`)."""
     pub = published()
     unknown = sorted(set(papers) - set(pub["papers"]))
     if unknown:
         raise ValueError(f"reproduces: unknown paper(s) {unknown}; known: {sorted(pub['papers'])}")
     groups = records.get("dataset_group", records["dataset"])
+    inner_cv_tables = tuple((protocol or {}).get("judged_by_inner_cv") or ())
     rows_out = []
     for e in (e for e in pub["entries"] if e["paper"] in papers):
         row = {c: None for c in COLUMNS}
@@ -378,8 +403,9 @@ def reproduction_table(records: pd.DataFrame, papers: list[str], optimism: pd.Da
             row["verdict"] = not_run_verdict(e, "method not in campaign")
         else:
             setting = e.get("setting")
+            rule = accuracy_rule(e["paper"], protocol) if e["metric"] in ("test_accuracy", "test_error") else "mean"
             if e.get("aggregate") == "best_setting":
-                setting = _best_setting(rows)
+                setting = _best_setting(rows, rule)
                 row["note"] = f"{e.get('note', '')}; ours: {setting}".lstrip("; ")
             elif setting is None and rows["setting"].nunique() == 1:
                 setting = rows["setting"].iloc[0]
@@ -399,7 +425,11 @@ def reproduction_table(records: pd.DataFrame, papers: list[str], optimism: pd.Da
                 row["verdict"] = f"no verdict: feature sets ({row['difference']})"
             else:
                 by_inner_cv = e["table"] in inner_cv_tables and e["metric"] in ("test_accuracy", "test_error")
-                vals = _metric_values(rows, e["metric"], by_inner_cv).dropna()
+                if rule == "pooled":
+                    vals = pooled_values(rows, e["metric"]).dropna()
+                    row["note"] = f"{row['note'] or ''}; ours: correct counts pooled over the runs' test points".lstrip("; ")
+                else:
+                    vals = _metric_values(rows, e["metric"], by_inner_cv).dropna()
                 if by_inner_cv:
                     row["note"] = "; ".join(filter(None, (row["note"], "ours: the inner CV on the training side, one value per fold (protocol.judged_by_inner_cv)")))
                 row["runs"] = len(rows)
@@ -574,11 +604,11 @@ def write_reproduction(table: pd.DataFrame, campaign: str, csv: str, md: str, re
 
 
 def judge_campaign(records_parquet, papers, campaign: str, csv: str, md: str, report: str, tex: str | None = None,
-                   optimism_csv=None, inner_cv_tables=()) -> None:  # fmt: skip
+                   optimism_csv=None, protocol: dict | None = None) -> None:  # fmt: skip
     """The reproduction rule: a campaign's merged records (and its audits' ``optimism.csv``, if it has audits)
-    judged against ``papers``' published figures, written by :func:`write_reproduction`. The rule's script and
-    ``python -m svmfs.reproduce rejudge`` (a committed folder's own records) both call this.
-    ``inner_cv_tables``: the campaign's ``protocol.judged_by_inner_cv``."""
+    judged against ``papers``' published figures, written by :func:`write_reproduction`; ``protocol`` is the
+    campaign's ``protocol`` block (:func:`accuracy_rule`). The rule's script and ``python -m svmfs.reproduce
+    rejudge`` (a committed folder's own records) both call this."""
     table = reproduction_table(pd.read_parquet(records_parquet), list(papers), optimism=read_optimism(optimism_csv),
-                               inner_cv_tables=tuple(inner_cv_tables))  # fmt: skip
+                               protocol=protocol)  # fmt: skip
     write_reproduction(table, campaign, csv, md, report, tex)

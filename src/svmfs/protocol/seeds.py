@@ -36,3 +36,9 @@ def data_seed(campaign_seed: int, dataset: str) -> int:
 def audit_global_seed(campaign_seed: int, dataset: str, method: str, setting: str) -> int:
     """The seed of the global-selection audit's selection on all samples (rule audit_global)."""
     return derive_seed(campaign_seed, "audit_global", dataset, method, setting)
+
+
+def initial_solution_seed(campaign_seed: int, dataset: str, fold: int | str) -> int:
+    """The seed of a fold's shared initial solution (rule initial_solution): the inner folds of Algorithm 1's
+    (C*, gamma_ini) CV, one draw per (dataset, outer fold), shared by every setting that reads it."""
+    return derive_seed(campaign_seed, "initial_solution", dataset, fold)

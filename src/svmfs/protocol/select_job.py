@@ -25,6 +25,7 @@ from sklearn.metrics import accuracy_score, balanced_accuracy_score, roc_auc_sco
 from .audits import tune_on_test_side
 from .classifiers import fit_predict
 from .fit_memo import FitMemo
+from .initial_solution import apply_initial_solution, read_initial_solution
 from .method_plan import method_plan, selector_factory
 from .normalize import fit_transform_rows, make_normalizer, normalize_fold
 from .tuning import inner_cv, tune_final, tune_selector
@@ -56,8 +57,11 @@ def run_select_job(
     setting: dict | None = None,
     relevant: list[int] | None = None,
     fixed_size: int | None = None,
+    initial: dict | None = None,
 ) -> dict[str, Any]:
-    """Run steps 1-6 for one fold and return the record body (provenance is added by the caller)."""
+    """Run steps 1-6 for one fold and return the record body (provenance is added by the caller).
+    ``initial``: the fold's shared initial solution (:mod:`.initial_solution`), for a method configured
+    with ``initial_solution: shared``; by default read from the file ``campaign["initial_solution"]`` names."""
     spec, grid, fixed, final_kind = method_plan(method_name, method_cfg, setting)
     cls = spec.load()
     if fixed_size is not None:  # r = number chosen by another method on the same fold
@@ -66,6 +70,12 @@ def run_select_job(
         grid.pop(spec.truncation, None)
         fixed[spec.truncation] = int(fixed_size)
     final_cfg = campaign["final_classifier"]
+    if initial is None:
+        initial = read_initial_solution(campaign)
+    if initial is not None:  # Algorithm 1's (C*, gamma_ini), tuned once for the fold
+        extra, final_cfg = apply_initial_solution(cls, final_kind, final_cfg, initial)
+        grid = {k: v for k, v in grid.items() if k not in extra}
+        fixed.update(extra)
     norm = campaign["normalization"]
     if final_kind == "own" and "evaluation" in fold:  # the config check refuses this before any job
         raise ValueError(f"method {method_name!r}: final 'own' refits nothing, so the kp_svm resampling protocol does not apply")
@@ -170,6 +180,8 @@ def run_select_job(
         "tune_time_s": tune_time,
         "seed": int(seed),
     }
+    if initial is not None:
+        rec["initial_solution"] = {k: initial[k] for k in ("C", "gamma_ini", "cv_accuracy", "seed")}
     for attr in ("ranking_", "scores_", "weights_", "intercept_", "kernel_widths_"):
         if hasattr(selector, attr):
             rec[attr.rstrip("_")] = np.asarray(getattr(selector, attr)).tolist()

@@ -82,7 +82,7 @@ def rejudge_texts(folder: Path) -> dict[str, str]:
         csv, md, tex, report = (str(p) for p in paths)
         judge_campaign(folder / "records.parquet", config["reproduces"], str(config["campaign"]), csv, md, report, tex,
                        optimism_csv=optimism if config.get("audits") else None,
-                       inner_cv_tables=(config.get("protocol") or {}).get("judged_by_inner_cv", []))  # fmt: skip
+                       protocol=config.get("protocol"))  # fmt: skip
         return {f: p.read_text() for f, p in zip(VERDICT_FILES, paths)}
 
 

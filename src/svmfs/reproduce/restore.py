@@ -41,6 +41,7 @@ def restore(folder: Path, configfiles=None, directory: Path = ROOT, mirror: str 
         if datasets:
             prep = [str(base / sub / f"{d}{ext}") for d in datasets
                     for sub, ext in (("datasets", ".npz"), ("datasets", ".json"), ("splits", ".json"))]  # fmt: skip
+            prep += _initial_solutions(config, base, rows)
             run_workflow(directory, merged, *prep, *_mirror_option(mirror))
         targets = []
         for r in rows:
@@ -56,6 +57,18 @@ def restore(folder: Path, configfiles=None, directory: Path = ROOT, mirror: str 
     rest = ", ".join(f"{n} {r}" for r, n in sorted(why.items()))
     out(f"restored {len(rows)} select jobs into {directory / base}" + (f"; to run: {rest}" if rest else ""))
     return 0
+
+
+def _initial_solutions(config: dict, base: Path, rows) -> list[str]:
+    """The shared initial solutions (rule initial_solution, one inner CV per dataset and fold) that the restored
+    jobs of methods with ``initial_solution: shared`` read: computed again before the records are written
+    back, so that those jobs' inputs exist and are older than their outputs."""
+    from ..config import campaign_methods
+
+    methods = campaign_methods(validated(config))
+    shared = {(str(r["dataset"]), int(r["fold"])) for r in rows
+              if methods.get(str(r["method"]), {}).get("initial_solution") == "shared"}  # fmt: skip
+    return [str(base / "initial_solution" / d / f"fold-{k}.json") for d, k in sorted(shared)]
 
 
 def restorable(config: dict, records: pd.DataFrame) -> tuple[list[pd.Series], dict[str, int]]:
