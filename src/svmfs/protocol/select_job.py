@@ -26,7 +26,7 @@ from .audits import tune_on_test_side
 from .classifiers import fit_predict
 from .method_plan import method_plan, selector_factory
 from .normalize import fit_transform_rows, make_normalizer, normalize_fold
-from .tuning import inner_cv, tune_final, tune_selector
+from .tuning import choose_candidate, inner_cv, inner_fold_scores, tune_final, tune_selector
 
 
 def _metrics(y_true, pred, score) -> dict[str, float]:
@@ -44,6 +44,43 @@ def _accuracy_only(y_true, pred, score=None) -> dict[str, float]:
     return {"accuracy": float(np.mean(np.asarray(y_true) == np.asarray(pred)))}
 
 
+def _job_plan(method_name: str, method_cfg: dict, setting: dict | None, fixed_size: int | None):
+    """:func:`method_plan` with the selector's class loaded and a ``match_size_of`` size fixed."""
+    spec, grid, fixed, final_kind = method_plan(method_name, method_cfg, setting)
+    cls = spec.load()
+    if fixed_size is not None:  # r = number chosen by another method on the same fold
+        if not spec.truncation or not cls.truncation_is_size:
+            raise ValueError(f"method {method_name!r}: match_size_of needs a ranking method")
+        grid.pop(spec.truncation, None)
+        fixed[spec.truncation] = int(fixed_size)
+    return spec, cls, grid, fixed, final_kind
+
+
+def run_inner_folds(
+    X: np.ndarray,
+    y: np.ndarray,
+    fold: dict,
+    method_name: str,
+    method_cfg: dict,
+    campaign: dict,
+    seed: int,
+    inner_folds,
+    setting: dict | None = None,
+    fixed_size: int | None = None,
+) -> dict[int, list[list]]:
+    """Step 3 of a select job on the given inner folds only (a part of the job; issue 34, goal 3): steps 1-2
+    as :func:`run_select_job` does them, then :func:`~svmfs.protocol.tuning.inner_fold_scores` with the job's
+    inner folds (its seed). Every part merged is the ``inner_scores`` of :func:`run_select_job`."""
+    spec, cls, grid, fixed, final_kind = _job_plan(method_name, method_cfg, setting, fixed_size)
+    norm = campaign["normalization"]
+    train, test = np.asarray(fold["train"]), np.asarray(fold["test"])
+    Xtr = normalize_fold(X, train, test, norm["method"], norm.get("scope", "fold"))[0]
+    ytr = y[train]
+    cv = inner_cv(ytr, int(campaign["inner_cv"]["n_splits"]), seed)
+    make = selector_factory(cls, fixed, seed)
+    return inner_fold_scores(make, grid, spec.truncation, final_kind, campaign["final_classifier"], Xtr, ytr, cv, set(inner_folds))
+
+
 def run_select_job(
     X: np.ndarray,
     y: np.ndarray,
@@ -55,15 +92,14 @@ def run_select_job(
     setting: dict | None = None,
     relevant: list[int] | None = None,
     fixed_size: int | None = None,
+    inner_scores: dict | None = None,
 ) -> dict[str, Any]:
-    """Run steps 1-6 for one fold and return the record body (provenance is added by the caller)."""
-    spec, grid, fixed, final_kind = method_plan(method_name, method_cfg, setting)
-    cls = spec.load()
-    if fixed_size is not None:  # r = number chosen by another method on the same fold
-        if not spec.truncation or not cls.truncation_is_size:
-            raise ValueError(f"method {method_name!r}: match_size_of needs a ranking method")
-        grid.pop(spec.truncation, None)
-        fixed[spec.truncation] = int(fixed_size)
+    """Run steps 1-6 for one fold and return the record body (provenance is added by the caller).
+
+    ``inner_scores``: step 3's fold-by-fold scores computed beforehand, e.g. by parts of the job run apart
+    (:func:`~svmfs.protocol.tuning.inner_fold_scores`, one inner fold each; issue 34, goal 3); the choice is
+    then :func:`~svmfs.protocol.tuning.choose_candidate`'s, the same as the job's own tuning."""
+    spec, cls, grid, fixed, final_kind = _job_plan(method_name, method_cfg, setting, fixed_size)
     final_cfg = campaign["final_classifier"]
     norm = campaign["normalization"]
     if final_kind == "own" and "evaluation" in fold:  # the config check refuses this before any job
@@ -78,7 +114,10 @@ def run_select_job(
 
     # 3. inner-CV tuning of the selector (jointly with the final classifier's grid)
     t0 = time.perf_counter()
-    tuned = tune_selector(make, grid, spec.truncation, final_kind, final_cfg, Xtr, ytr, cv)
+    if inner_scores is not None and grid:
+        tuned = choose_candidate(make, grid, spec.truncation, final_kind, final_cfg, Xtr, inner_scores, cv.get_n_splits())
+    else:
+        tuned = tune_selector(make, grid, spec.truncation, final_kind, final_cfg, Xtr, ytr, cv)
     tune_time = time.perf_counter() - t0
 
     # 4. fit on the whole training side (with the fold's validation points, scaled as the training side,
