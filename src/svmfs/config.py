@@ -194,12 +194,22 @@ def global_selection_methods(config: dict, dataset: str) -> list[str]:
     return out
 
 
+#: Method keys that lay a select job out in the workflow without changing its record (``split_inner_folds``:
+#: the inner folds in parts of their own, issue 34 goal 3): kept out of the record's ``config_hash``.
+LAYOUT_KEYS = ("split_inner_folds",)
+
+
+def split_inner_folds(config: dict, method: str) -> bool:
+    """Whether the method's select jobs run their inner folds as parts of their own (rule select_part)."""
+    return bool(campaign_methods(config)[method].get("split_inner_folds", False))
+
+
 def job_config(config: dict, dataset: str, method: str, setting: str) -> dict[str, Any]:
     """Everything a select job's result depends on in the config; its hash is the record's ``config_hash``
     (the Snakefile's select params and ``python -m svmfs.reproduce restore`` both use this)."""
     return {
         "dataset": {k: v for k, v in campaign_datasets(config)[dataset].items() if k not in ("method_params", "skip_methods")},
-        "method": job_method_config(config, dataset, method),
+        "method": {k: v for k, v in job_method_config(config, dataset, method).items() if k not in LAYOUT_KEYS},
         "setting": method_settings(campaign_methods(config)[method])[setting],
         "campaign": job_campaign_config(config, dataset, method),
         "seed": config["seed"],
@@ -344,6 +354,8 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
         for param in set(mcfg.get("params", {})) & (set(grid) | set(settings)):
             errs.append(f"methods.{name}.params.{param}: also in grid/settings (contradictory options)")
         errs += _check_final(config, name, mcfg, spec)
+        if mcfg.get("split_inner_folds") and not job_grid(config, name):
+            errs.append(f"methods.{name}.split_inner_folds: {reg_name} has no inner-CV grid here, so no inner fold to run apart")
         other = mcfg.get("match_size_of")
         if other is not None:
             if other not in methods:

@@ -21,6 +21,7 @@ from svmfs.config import (
     n_folds,
     runtime_warnings,
     fit_count_warnings,
+    split_inner_folds,
 )
 from svmfs.methods.registry import get_method
 from svmfs.protocol.seeds import audit_global_seed, data_seed, job_seed, splits_seed
@@ -66,6 +67,7 @@ wildcard_constraints:
     method=_alternatives(METHODS),
     setting=_alternatives(sorted({s for m in METHODS for s in SETTINGS[m]})),
     fold=r"\d+",
+    inner=r"\d+",
     source=_alternatives(DOWNLOADS),
 
 
@@ -149,6 +151,23 @@ def select_input(wildcards):
         inputs["match"] = (
             f"{OUT}/runs/{wildcards.dataset}/{other}/default/fold-{wildcards.fold}.json"
         )
+    if split_inner_folds(config, wildcards.method):
+        inputs["parts"] = select_parts(wildcards)
+    return inputs
+
+
+def select_parts(wildcards):
+    """The inner folds of a select job run apart (``split_inner_folds``): one scores file per inner fold."""
+    base = f"{OUT}/parts/{wildcards.dataset}/{wildcards.method}/{wildcards.setting}/fold-{wildcards.fold}"
+    return [
+        f"{base}/inner-{k}.json" for k in range(int(config["inner_cv"]["n_splits"]))
+    ]
+
+
+def select_part_input(wildcards):
+    """A part reads what its select job reads, but the parts."""
+    inputs = select_input(wildcards)
+    inputs.pop("parts", None)
     return inputs
 
 
