@@ -20,13 +20,6 @@ Shortcut (``lp_first``, exact): the LP relaxation (z in [0, 1]) is solved first.
 nonzeros, setting z_j = 1 on them gives an integer point with the relaxation's objective, a lower bound
 for the MILP: it is optimal, and the branch and bound is skipped. This happens when the budget does not
 bind (colon, B = 50: the relaxation keeps about 32 genes, in 3-4 s where the MILP takes 0.5-4 min).
-
-Option (``warm_start``, off by default; issue 34): the branch and bound starts from an incumbent, the
-relaxation rounded: the B largest |w_j| of the LP relaxation kept (z_j = 1, the others 0; ties to the lower
-index) and the L1-SVM re-solved on them (an LP), a feasible point of the MILP handed to HiGHS as its MIP
-start. The optimum is the same; under a node limit the incumbent at the limit is as good or better than the
-start, but it may differ from the cold run's (a different tree): records of a campaign run cold are then
-not reproduced bit for bit.
 """
 
 from __future__ import annotations
@@ -77,28 +70,23 @@ class MILPFS(LinearModelSelector):
         status ``max_iter`` with the incumbent, the same on every machine.
     lp_first : bool
         Solve the LP relaxation first and keep it when it has at most B nonzeros (exact; see above).
-    warm_start : bool
-        Start the branch and bound from the relaxation's rounding (see above); needs ``lp_first``.
     """
 
-    def __init__(self, C=1.0, B=10, M=1.0, time_limit=60.0, lp_first=True, node_limit=None, warm_start=False):
+    def __init__(self, C=1.0, B=10, M=1.0, time_limit=60.0, lp_first=True, node_limit=None):
         self.C = C
         self.B = B
         self.M = M
         self.time_limit = time_limit
         self.lp_first = lp_first
         self.node_limit = node_limit
-        self.warm_start = warm_start
 
-    def _solve(self, m, time_limit, warm_start=False):
-        """HiGHS on ``m``: (Pyomo's results, branch-and-bound nodes explored). ``warm_start``: the values
-        loaded into ``m``'s variables are HiGHS's MIP start."""
+    def _solve(self, m, time_limit):
+        """HiGHS on ``m``: (Pyomo's results, branch-and-bound nodes explored)."""
         from pyomo.contrib.appsi.solvers.highs import Highs
 
         solver = Highs()
         solver.config.time_limit = max(float(time_limit), 1e-3)
         solver.config.load_solution = False
-        solver.config.warmstart = bool(warm_start)
         solver.highs_options = {"random_seed": 0, "threads": 1}
         if self.node_limit is not None:
             solver.highs_options["mip_max_nodes"] = int(self.node_limit)
@@ -120,32 +108,11 @@ class MILPFS(LinearModelSelector):
         w = np.array([pyo.value(m.w[j]) for j in range(p)])
         support = np.abs(w) > 1e-9
         if support.sum() > self.B:
-            self._relaxation_w = w
             return False
         self.weights_, self.intercept_, self.support_ = w, float(pyo.value(m.b)), support
         objective = float(res.best_feasible_objective)
         self.diagnostics_.update(status="ok", objective=objective, bound=objective, route="lp_relaxation",
                                  message=f"LP relaxation optimal with {support.sum()} <= B = {self.B} nonzeros")  # fmt: skip
-        return True
-
-    def _load_rounding(self, m, w_relaxed, time_limit):
-        """Load into ``m`` the relaxation's rounding: z_j = 1 on the B largest |w_j| (stable: ties to the lower
-        index), 0 elsewhere, and the L1-SVM re-solved with z fixed (an LP). True if that LP is solved."""
-        import pyomo.environ as pyo
-
-        keep = np.zeros(w_relaxed.size, dtype=bool)
-        keep[np.argsort(-np.abs(w_relaxed), kind="stable")[: int(self.B)]] = True
-        for j in m.J:
-            m.z[j].fix(float(keep[j]))
-        res, _ = self._solve(m, time_limit)
-        for j in m.J:
-            m.z[j].unfix()
-        if not str(res.termination_condition).endswith("optimal"):
-            return False
-        res.solution_loader.load_vars()
-        for j in m.J:
-            m.z[j].set_value(float(keep[j]))
-        self._start_objective = float(res.best_feasible_objective)
         return True
 
     def _fit(self, X, y):
@@ -156,15 +123,9 @@ class MILPFS(LinearModelSelector):
             raise ValueError(f"MILPFS: node_limit must be an integer >= 1 or None, got {self.node_limit!r}")
         start = time.perf_counter()
         m = build_model(X, y, self.C, self.B, self.M)
-        self._relaxation_w = None
         if self.lp_first and self._relaxation_is_optimal(m, X.shape[1], self.time_limit - (time.perf_counter() - start)):
             return
-        warm = False
-        if self.warm_start and self._relaxation_w is not None:
-            warm = self._load_rounding(m, self._relaxation_w, self.time_limit - (time.perf_counter() - start))
-        res, n_nodes = self._solve(m, self.time_limit - (time.perf_counter() - start), warm_start=warm)
-        if warm:
-            self.diagnostics_["warm_start_objective"] = self._start_objective
+        res, n_nodes = self._solve(m, self.time_limit - (time.perf_counter() - start))
         tc = str(res.termination_condition)
         has_solution = res.best_feasible_objective is not None
         if has_solution:
