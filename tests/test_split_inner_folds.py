@@ -51,3 +51,15 @@ def test_split_inner_folds_needs_a_grid(tmp_path):
     proc = snakemake(tmp_path, "-n", config=cfg, check=False)
     assert proc.returncode != 0
     assert "methods.svm_rbf.split_inner_folds: svm_rbf has no inner-CV grid here, so no inner fold to run apart" in proc.stdout + proc.stderr
+    cfg["methods"]["svm_rbf"] = {}
+    cfg["methods"]["fisher"]["split_inner_folds"] = ["wdbc"]
+    proc = snakemake(tmp_path, "-n", config=cfg, check=False)
+    assert proc.returncode != 0
+    assert "methods.fisher.split_inner_folds: 'wdbc' is not a dataset of this campaign" in proc.stdout + proc.stderr
+
+
+def test_split_inner_folds_on_the_datasets_it_names():
+    from svmfs.config import split_inner_folds
+
+    cfg = {"datasets": {"wdbc": {}, "pima": {}, "mit_example1": {"replicates": 2}}, "methods": {"milp_fs": {"split_inner_folds": ["wdbc", "mit_example1"]}}}
+    assert [split_inner_folds(cfg, "milp_fs", d) for d in ("wdbc", "pima", "mit_example1-r0", "mit_example1-r1")] == [True, False, True, True]

@@ -199,9 +199,13 @@ def global_selection_methods(config: dict, dataset: str) -> list[str]:
 LAYOUT_KEYS = ("split_inner_folds",)
 
 
-def split_inner_folds(config: dict, method: str) -> bool:
-    """Whether the method's select jobs run their inner folds as parts of their own (rule select_part)."""
-    return bool(campaign_methods(config)[method].get("split_inner_folds", False))
+def split_inner_folds(config: dict, method: str, dataset: str) -> bool:
+    """Whether the method's select jobs on ``dataset`` run their inner folds as parts of their own (rule
+    select_part): ``split_inner_folds`` true, or a list that names the dataset (or its group)."""
+    value = campaign_methods(config)[method].get("split_inner_folds", False)
+    if isinstance(value, list):
+        return dataset in value or campaign_datasets(config)[dataset]["group"] in value
+    return bool(value)
 
 
 def job_config(config: dict, dataset: str, method: str, setting: str) -> dict[str, Any]:
@@ -354,8 +358,14 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
         for param in set(mcfg.get("params", {})) & (set(grid) | set(settings)):
             errs.append(f"methods.{name}.params.{param}: also in grid/settings (contradictory options)")
         errs += _check_final(config, name, mcfg, spec)
-        if mcfg.get("split_inner_folds") and not job_grid(config, name):
+        split = mcfg.get("split_inner_folds")
+        if split and not job_grid(config, name):
             errs.append(f"methods.{name}.split_inner_folds: {reg_name} has no inner-CV grid here, so no inner fold to run apart")
+        if isinstance(split, list):
+            known = set(campaign_datasets(config)) | set(config["datasets"])  # a disabled one (reduced overlay) too
+            for d in split:
+                if d not in known:
+                    errs.append(f"methods.{name}.split_inner_folds: {d!r} is not a dataset of this campaign")
         other = mcfg.get("match_size_of")
         if other is not None:
             if other not in methods:

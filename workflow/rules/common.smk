@@ -151,7 +151,7 @@ def select_input(wildcards):
         inputs["match"] = (
             f"{OUT}/runs/{wildcards.dataset}/{other}/default/fold-{wildcards.fold}.json"
         )
-    if split_inner_folds(config, wildcards.method):
+    if split_inner_folds(config, wildcards.method, wildcards.dataset):
         inputs["parts"] = select_parts(wildcards)
     return inputs
 
