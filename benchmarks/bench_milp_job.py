@@ -6,9 +6,14 @@ outer fold, with the selector's ``fit`` wrapped to log each MILP: its phase (inn
 objective, bound, wall and CPU seconds. Then compares the record with the committed one (selection, chosen C,
 test accuracy, objective).
 
-Usage: python benchmarks/bench_milp_job.py DATASET FOLD [key=value ...]
-       (key=value: MILP-FS parameters overriding the campaign's, e.g. warm_start=true)
+Usage: python benchmarks/bench_milp_job.py DATASET FOLD [key=value ...] > OUT.jsonl
+       (key=value: MILP-FS parameters overriding the campaign's, e.g. time_limit=3600.0, so that on a loaded
+       machine the wall-clock safety net does not cut a fit short of its node limit)
 Writes one JSON line per fit to stdout, then a summary.
+
+``--table OUT.jsonl ...``: the markdown tables of RESULTS.md from such outputs: CPU seconds per part of the job
+as ``split_inner_folds`` lays it out (one select_part per inner fold; the select job: the refit, the
+``test_tuned`` candidates, the ``global_scaling`` refit), and the fits that cost (over 5 s).
 """
 
 from __future__ import annotations
@@ -105,8 +110,32 @@ def main(name: str, fold_index: int, overrides: dict):
     print(json.dumps({"summary": summary}), flush=True)
 
 
+def tables(paths):
+    print("| job | part | fits | CPU s | of which C = 100 | of which C = 1e4 | nodes (C = 100 / 1e4) | status (C = 100 / 1e4) |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | --- | --- |")
+    for path in paths:
+        rows = [json.loads(line) for line in open(path)]
+        fits, summary = [r for r in rows if "phase" in r], next((r["summary"] for r in rows if "summary" in r), None)
+        job = f"wdbc fold {summary['fold']}" if summary else path
+        parts: dict[str, list] = {}
+        for r in fits:
+            parts.setdefault(r["phase"] if r["phase"].startswith("inner") else "select (refit + audits)", []).append(r)
+        for name, rs in parts.items():
+            by_c = {r["C"]: r for r in rs}
+            cell = lambda C, k: "-" if C not in by_c else str(by_c[C][k])  # noqa: E731
+            cpu = lambda C: "-" if C not in by_c else f"{by_c[C]['cpu_s']:.1f}"  # noqa: E731
+            print(f"| {job} | {name} | {len(rs)} | {sum(r['cpu_s'] for r in rs):.1f} | {cpu(100.0)} | {cpu(10000.0)} "
+                  f"| {cell(100.0, 'nodes')} / {cell(10000.0, 'nodes')} | {cell(100.0, 'status')} / {cell(10000.0, 'status')} |")  # fmt: skip
+        if summary:
+            print(f"| {job} | whole job | {len(fits)} | {sum(r['cpu_s'] for r in fits):.1f} (wall {summary['job_wall_s']:.0f}) | "
+                  f"| | | |")  # fmt: skip
+
+
 if __name__ == "__main__":
     args = sys.argv[1:]
+    if args[:1] == ["--table"]:
+        tables(args[1:])
+        sys.exit()
     over = {k: yaml.safe_load(v) for k, v in (a.split("=", 1) for a in args[2:])}
     with threadpool_limits(1):
         main(args[0], int(args[1]), over)
