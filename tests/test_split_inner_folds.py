@@ -63,3 +63,18 @@ def test_split_inner_folds_on_the_datasets_it_names():
 
     cfg = {"datasets": {"wdbc": {}, "pima": {}, "mit_example1": {"replicates": 2}}, "methods": {"milp_fs": {"split_inner_folds": ["wdbc", "mit_example1"]}}}
     assert [split_inner_folds(cfg, "milp_fs", d) for d in ("wdbc", "pima", "mit_example1-r0", "mit_example1-r1")] == [True, False, True, True]
+
+
+def test_an_exports_select_seconds_count_the_parts_and_not_as_aggregation(tmp_path):
+    import pandas as pd
+
+    from svmfs.reproduce.export import _benchmark_seconds
+
+    res = tmp_path / "results" / "tiny"
+    rec = pd.DataFrame([{"dataset": "wdbc", "method": "milp_fs", "setting": "default", "fold": 0}])
+    for rel, s in {"select/wdbc/milp_fs/default/fold-0.tsv": 2.0, "select_part/wdbc/milp_fs/default/fold-0/inner-0.tsv": 30.0,
+                   "select_part/wdbc/milp_fs/default/fold-0/inner-1.tsv": 40.0, "collect.tsv": 1.5}.items():  # fmt: skip
+        (res / "benchmarks" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (res / "benchmarks" / rel).write_text(f"s\th:m:s\n{s}\t0:00:00\n")
+    got = _benchmark_seconds(res, rec)
+    assert (got["job_benchmark_s"], got["aggregation_s"]) == (73.5, 1.5)
