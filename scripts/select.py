@@ -26,17 +26,10 @@ with job_context(snakemake.log[0], snakemake.threads) as log:
     if snakemake.input.get("match"):
         fixed_size = json.loads(Path(snakemake.input.match).read_text())["n_selected"]
         log.info("match_size_of: %d features, as chosen by the other method on this fold", fixed_size)
-    inner_scores, parts_s = None, 0.0
-    if snakemake.input.get("parts"):  # split_inner_folds: the inner folds' scores, computed by rule select_part
-        parts = [json.loads(Path(f).read_text()) for f in snakemake.input.parts]
-        inner_scores = {k: v for part in parts for k, v in part["scores"].items()}
-        parts_s = sum(part["time_s"] for part in parts)
-        log.info("inner CV from %d parts (%.3f s of tuning there)", len(parts), parts_s)
     rec = run_select_job(
         ds.X, ds.y, fold, w.method, p.method_cfg, p.campaign, p.seed,
-        setting=p.setting, relevant=ds.relevant, fixed_size=fixed_size, inner_scores=inner_scores,
+        setting=p.setting, relevant=ds.relevant, fixed_size=fixed_size,
     )  # fmt: skip
-    rec["tune_time_s"] += parts_s  # the record's tuning time: the parts' and the choice's
     rec["selected_names"] = [ds.feature_names[j] for j in rec["selected"]]
     rec.update(
         campaign=p.campaign_name, dataset=w.dataset, dataset_group=p.group, setting=w.setting, config_hash=config_hash(p.job_config),

@@ -176,6 +176,15 @@ def method_cfg(wildcards):
     return job_method_config(config, wildcards.dataset, wildcards.method)
 
 
+def select_method_cfg(wildcards):
+    """:func:`method_cfg`, and for a job whose inner folds run apart the parts' files (``inner_scores_from``):
+    the select rule's script stays as it was, so committed records stay restorable."""
+    cfg = method_cfg(wildcards)
+    if split_inner_folds(config, wildcards.method, wildcards.dataset):
+        cfg = {**cfg, "inner_scores_from": select_parts(wildcards)}
+    return cfg
+
+
 def job_config(wildcards):
     """Everything a select job's result depends on (hashed into the record)."""
     return job_config_of(config, wildcards.dataset, wildcards.method, wildcards.setting)

@@ -15,7 +15,7 @@ rule select:
         mem_mb=lambda wc: method_resources(wc.method, "mem_mb"),
         runtime=lambda wc: method_resources(wc.method, "runtime"),
     params:
-        method_cfg=method_cfg,
+        method_cfg=select_method_cfg,
         setting=lambda wc: SETTINGS[wc.method][wc.setting],
         campaign=campaign_cfg,
         campaign_name=config["campaign"],

@@ -15,8 +15,10 @@ holds the accuracy those optimistic protocols would report on this fold (:mod:`.
 from __future__ import annotations
 
 import inspect
+import json
 import logging
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -81,6 +83,16 @@ def run_inner_folds(
     return inner_fold_scores(make, grid, spec.truncation, final_kind, campaign["final_classifier"], Xtr, ytr, cv, set(inner_folds))
 
 
+def scores_from_parts(paths) -> tuple[dict, float]:
+    """The inner folds' scores merged from the parts' files (scripts/select_part.py), and their seconds."""
+    scores, seconds = {}, 0.0
+    for path in paths:
+        part = json.loads(Path(path).read_text())
+        scores.update(part["scores"])
+        seconds += float(part["time_s"])
+    return scores, seconds
+
+
 def run_select_job(
     X: np.ndarray,
     y: np.ndarray,
@@ -98,7 +110,12 @@ def run_select_job(
 
     ``inner_scores``: step 3's fold-by-fold scores computed beforehand, e.g. by parts of the job run apart
     (:func:`~svmfs.protocol.tuning.inner_fold_scores`, one inner fold each; issue 34, goal 3); the choice is
-    then :func:`~svmfs.protocol.tuning.choose_candidate`'s, the same as the job's own tuning."""
+    then :func:`~svmfs.protocol.tuning.choose_candidate`'s, the same as the job's own tuning. The workflow
+    passes the parts' files instead, as ``method_cfg["inner_scores_from"]`` (rule select_part writes them);
+    the record's ``tune_time_s`` then adds the parts' seconds."""
+    parts_s = 0.0
+    if inner_scores is None and method_cfg.get("inner_scores_from"):
+        inner_scores, parts_s = scores_from_parts(method_cfg["inner_scores_from"])
     spec, cls, grid, fixed, final_kind = _job_plan(method_name, method_cfg, setting, fixed_size)
     final_cfg = campaign["final_classifier"]
     norm = campaign["normalization"]
@@ -118,7 +135,7 @@ def run_select_job(
         tuned = choose_candidate(make, grid, spec.truncation, final_kind, final_cfg, Xtr, inner_scores, cv.get_n_splits())
     else:
         tuned = tune_selector(make, grid, spec.truncation, final_kind, final_cfg, Xtr, ytr, cv)
-    tune_time = time.perf_counter() - t0
+    tune_time = time.perf_counter() - t0 + parts_s
 
     # 4. fit on the whole training side (with the fold's validation points, scaled as the training side,
     # for a selector that takes them: dFSA's validation stop, Catala & Martin section 5.2)
