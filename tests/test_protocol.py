@@ -304,3 +304,54 @@ def test_kp_svm_protocol_with_global_scaling_keeps_the_one_scaling_in_every_resa
     expected = [float(np.mean(SVC(kernel="linear", C=1.0).fit(Z[r["fit"]], y[r["fit"]]).predict(Z[r["test"]]) == y[r["test"]]))
                 for r in fold["evaluation"]]  # fmt: skip
     assert rec["leaky_normalization"] and rec["test_accuracy_resamples"] == pytest.approx(expected)
+
+
+def test_inner_folds_scored_apart_and_merged_choose_what_one_tuning_chooses():
+    """Issue 34 goal 3: a job's inner folds scored in separate parts (each through JSON, as files between
+    jobs) and merged give :func:`tune_selector`'s choice, table and tie rule, for a ranking method read at
+    several sizes and a grid where sizes tie (the smaller support wins)."""
+    import json
+
+    from svmfs.protocol.tuning import choose_candidate, inner_fold_scores
+
+    rng = np.random.default_rng(7)
+    y = _y(24, 24)
+    X = rng.normal(size=(48, 6))
+    X[:, 0] = y  # separates alone: several sizes reach the same accuracy
+    X[:, 1] += 0.5 * y
+    cv = inner_cv(y, 4, 3)
+    grid = {"n_features_to_select": [6, 3, 2, 1]}
+    whole = tune_selector(FisherScore, grid, "n_features_to_select", "linear", FINAL, X, y, cv)
+    parts = [inner_fold_scores(FisherScore, grid, "n_features_to_select", "linear", FINAL, X, y, cv, folds=f) for f in ({3}, {0, 2}, {1})]
+    merged = {k: v for part in parts for k, v in json.loads(json.dumps(part)).items()}  # keys come back as strings
+    combined = choose_candidate(FisherScore, grid, "n_features_to_select", "linear", FINAL, X, merged)
+    assert (combined.selector_params, combined.final_params) == (whole.selector_params, whole.final_params)
+    assert combined.inner_accuracy == whole.inner_accuracy and combined.table == whole.table
+    assert whole.selector_params["n_features_to_select"] == 1  # the tie went to the smallest support
+    with pytest.raises(ValueError, match="inner folds 0-3 of 4: missing 1"):
+        choose_candidate(FisherScore, grid, "n_features_to_select", "linear", FINAL, X, {k: v for k, v in merged.items() if k != "1"}, n_folds=4)
+
+
+def test_a_milp_fs_job_from_its_inner_folds_run_apart_has_the_whole_jobs_record():
+    """Issue 34 goal 3: MILP-FS's select job (final ``own``, both in-job audits) with step 3 done by one part
+    per inner fold (:func:`run_inner_folds`, through JSON) gives the record of the job run whole, but for the
+    tuning time (the parts' own)."""
+    import json
+
+    from svmfs.protocol.select_job import run_inner_folds
+
+    rng = np.random.default_rng(11)
+    y = _y(36, 24)
+    X = rng.normal(size=(60, 7))
+    X[:, :3] += 0.7 * y[:, None]
+    fold = make_splits(y, {"kind": "stratified_kfold", "n_splits": 3}, 2)[1]
+    cfg = {"final": "own", "grid": {"C": [0.01, 1.0, 100.0]}, "params": {"B": 2, "M": 5.0, "node_limit": 200}}
+    campaign = {**CAMPAIGN, "audits": ["test_tuned", "global_scaling"]}
+    whole = run_select_job(X, y, fold, "milp_fs", cfg, campaign, seed=4)
+    parts = [json.loads(json.dumps(run_inner_folds(X, y, fold, "milp_fs", cfg, campaign, 4, [k]))) for k in range(3)]
+    merged = {k: v for part in parts for k, v in part.items()}
+    apart = run_select_job(X, y, fold, "milp_fs", cfg, campaign, seed=4, inner_scores=merged)
+    timing = ("fit_time_s", "tune_time_s", "audit_test_tuned_time_s")
+    same = [json.dumps({k: v for k, v in r.items() if k not in timing}, sort_keys=True) for r in (apart, whole)]
+    assert same[0] == same[1]  # as text: NaN (inner_final_accuracy of ``own``) equals itself
+    assert whole["n_selected"] <= 2 and whole["n_candidates"] == 3

@@ -194,12 +194,26 @@ def global_selection_methods(config: dict, dataset: str) -> list[str]:
     return out
 
 
+#: Method keys that lay a select job out in the workflow without changing its record (``split_inner_folds``:
+#: the inner folds in parts of their own, issue 34 goal 3): kept out of the record's ``config_hash``.
+LAYOUT_KEYS = ("split_inner_folds",)
+
+
+def split_inner_folds(config: dict, method: str, dataset: str) -> bool:
+    """Whether the method's select jobs on ``dataset`` run their inner folds as parts of their own (rule
+    select_part): ``split_inner_folds`` true, or a list that names the dataset (or its group)."""
+    value = campaign_methods(config)[method].get("split_inner_folds", False)
+    if isinstance(value, list):
+        return dataset in value or campaign_datasets(config)[dataset]["group"] in value
+    return bool(value)
+
+
 def job_config(config: dict, dataset: str, method: str, setting: str) -> dict[str, Any]:
     """Everything a select job's result depends on in the config; its hash is the record's ``config_hash``
     (the Snakefile's select params and ``python -m svmfs.reproduce restore`` both use this)."""
     return {
         "dataset": {k: v for k, v in campaign_datasets(config)[dataset].items() if k not in ("method_params", "skip_methods")},
-        "method": job_method_config(config, dataset, method),
+        "method": {k: v for k, v in job_method_config(config, dataset, method).items() if k not in LAYOUT_KEYS},
         "setting": method_settings(campaign_methods(config)[method])[setting],
         "campaign": job_campaign_config(config, dataset, method),
         "seed": config["seed"],
@@ -347,6 +361,16 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
             errs.append(f"methods.{name}.params.{param}: also in grid/settings (contradictory options)")
         errs += _check_final(config, name, mcfg, spec)
         errs += _check_initial_solution(config, name, mcfg, spec)
+        split = mcfg.get("split_inner_folds")
+        if split and not job_grid(config, name):
+            errs.append(f"methods.{name}.split_inner_folds: {reg_name} has no inner-CV grid here, so no inner fold to run apart")
+        if isinstance(split, list):
+            known = set(campaign_datasets(config)) | set(config["datasets"])  # a disabled one (reduced overlay) too
+            for d in split:
+                if d not in known:
+                    errs.append(f"methods.{name}.split_inner_folds: {d!r} is not a dataset of this campaign")
+        if split and mcfg.get("initial_solution"):
+            errs.append(f"methods.{name}.split_inner_folds: not with initial_solution (the parts do not read the shared initial solution)")
         other = mcfg.get("match_size_of")
         if other is not None:
             if other not in methods:

@@ -21,6 +21,7 @@ from svmfs.config import (
     n_folds,
     runtime_warnings,
     fit_count_warnings,
+    split_inner_folds,
 )
 from svmfs.methods.registry import get_method
 from svmfs.protocol.seeds import (
@@ -72,6 +73,7 @@ wildcard_constraints:
     method=_alternatives(METHODS),
     setting=_alternatives(sorted({s for m in METHODS for s in SETTINGS[m]})),
     fold=r"\d+",
+    inner=r"\d+",
     source=_alternatives(DOWNLOADS),
 
 
@@ -158,6 +160,23 @@ def select_input(wildcards):
     initial = initial_solution_input(wildcards)
     if initial:
         inputs["initial"] = initial
+    if split_inner_folds(config, wildcards.method, wildcards.dataset):
+        inputs["parts"] = select_parts(wildcards)
+    return inputs
+
+
+def select_parts(wildcards):
+    """The inner folds of a select job run apart (``split_inner_folds``): one scores file per inner fold."""
+    base = f"{OUT}/parts/{wildcards.dataset}/{wildcards.method}/{wildcards.setting}/fold-{wildcards.fold}"
+    return [
+        f"{base}/inner-{k}.json" for k in range(int(config["inner_cv"]["n_splits"]))
+    ]
+
+
+def select_part_input(wildcards):
+    """A part reads what its select job reads, but the parts."""
+    inputs = select_input(wildcards)
+    inputs.pop("parts", None)
     return inputs
 
 
@@ -181,6 +200,15 @@ def select_campaign_cfg(wildcards):
 def method_cfg(wildcards):
     """The method's config on this dataset (the dataset's ``method_params`` applied)."""
     return job_method_config(config, wildcards.dataset, wildcards.method)
+
+
+def select_method_cfg(wildcards):
+    """:func:`method_cfg`, and for a job whose inner folds run apart the parts' files (``inner_scores_from``):
+    the select rule's script stays as it was, so committed records stay restorable."""
+    cfg = method_cfg(wildcards)
+    if split_inner_folds(config, wildcards.method, wildcards.dataset):
+        cfg = {**cfg, "inner_scores_from": select_parts(wildcards)}
+    return cfg
 
 
 def job_config(wildcards):

@@ -15,8 +15,10 @@ holds the accuracy those optimistic protocols would report on this fold (:mod:`.
 from __future__ import annotations
 
 import inspect
+import json
 import logging
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -28,7 +30,7 @@ from .fit_memo import FitMemo
 from .initial_solution import apply_initial_solution, read_initial_solution
 from .method_plan import method_plan, selector_factory
 from .normalize import fit_transform_rows, make_normalizer, normalize_fold
-from .tuning import inner_cv, tune_final, tune_selector
+from .tuning import choose_candidate, inner_cv, inner_fold_scores, tune_final, tune_selector
 
 
 def _metrics(y_true, pred, score) -> dict[str, float]:
@@ -46,22 +48,11 @@ def _accuracy_only(y_true, pred, score=None) -> dict[str, float]:
     return {"accuracy": float(np.mean(np.asarray(y_true) == np.asarray(pred)))}
 
 
-def run_select_job(
-    X: np.ndarray,
-    y: np.ndarray,
-    fold: dict,
-    method_name: str,
-    method_cfg: dict,
-    campaign: dict,
-    seed: int,
-    setting: dict | None = None,
-    relevant: list[int] | None = None,
-    fixed_size: int | None = None,
-    initial: dict | None = None,
-) -> dict[str, Any]:
-    """Run steps 1-6 for one fold and return the record body (provenance is added by the caller).
-    ``initial``: the fold's shared initial solution (:mod:`.initial_solution`), for a method configured
-    with ``initial_solution: shared``; by default read from the file ``campaign["initial_solution"]`` names."""
+def _job_plan(method_name: str, method_cfg: dict, setting: dict | None, fixed_size: int | None, campaign: dict,
+              initial: dict | None = None):  # fmt: skip
+    """:func:`method_plan` with the selector's class loaded, a ``match_size_of`` size fixed and the fold's
+    shared initial solution applied (``initial``, else the file ``campaign["initial_solution"]`` names, if
+    any): (spec, class, grid, fixed parameters, final kind, final classifier config)."""
     spec, grid, fixed, final_kind = method_plan(method_name, method_cfg, setting)
     cls = spec.load()
     if fixed_size is not None:  # r = number chosen by another method on the same fold
@@ -76,6 +67,71 @@ def run_select_job(
         extra, final_cfg = apply_initial_solution(cls, final_kind, final_cfg, initial)
         grid = {k: v for k, v in grid.items() if k not in extra}
         fixed.update(extra)
+    return spec, cls, grid, fixed, final_kind, final_cfg
+
+
+def run_inner_folds(
+    X: np.ndarray,
+    y: np.ndarray,
+    fold: dict,
+    method_name: str,
+    method_cfg: dict,
+    campaign: dict,
+    seed: int,
+    inner_folds,
+    setting: dict | None = None,
+    fixed_size: int | None = None,
+) -> dict[int, list[list]]:
+    """Step 3 of a select job on the given inner folds only (a part of the job; issue 34, goal 3): steps 1-2
+    as :func:`run_select_job` does them, then :func:`~svmfs.protocol.tuning.inner_fold_scores` with the job's
+    inner folds (its seed). Every part merged is the ``inner_scores`` of :func:`run_select_job`."""
+    spec, cls, grid, fixed, final_kind, final_cfg = _job_plan(method_name, method_cfg, setting, fixed_size, campaign)
+    norm = campaign["normalization"]
+    train, test = np.asarray(fold["train"]), np.asarray(fold["test"])
+    Xtr = normalize_fold(X, train, test, norm["method"], norm.get("scope", "fold"))[0]
+    ytr = y[train]
+    cv = inner_cv(ytr, int(campaign["inner_cv"]["n_splits"]), seed)
+    make = selector_factory(cls, fixed, seed)
+    return inner_fold_scores(make, grid, spec.truncation, final_kind, final_cfg, Xtr, ytr, cv, set(inner_folds), fit_predict)
+
+
+def scores_from_parts(paths) -> tuple[dict, float]:
+    """The inner folds' scores merged from the parts' files (scripts/select_part.py), and their seconds."""
+    scores, seconds = {}, 0.0
+    for path in paths:
+        part = json.loads(Path(path).read_text())
+        scores.update(part["scores"])
+        seconds += float(part["time_s"])
+    return scores, seconds
+
+
+def run_select_job(
+    X: np.ndarray,
+    y: np.ndarray,
+    fold: dict,
+    method_name: str,
+    method_cfg: dict,
+    campaign: dict,
+    seed: int,
+    setting: dict | None = None,
+    relevant: list[int] | None = None,
+    fixed_size: int | None = None,
+    initial: dict | None = None,
+    inner_scores: dict | None = None,
+) -> dict[str, Any]:
+    """Run steps 1-6 for one fold and return the record body (provenance is added by the caller).
+
+    ``initial``: the fold's shared initial solution (:mod:`.initial_solution`), for a method configured
+    with ``initial_solution: shared``; by default read from the file ``campaign["initial_solution"]`` names.
+    ``inner_scores``: step 3's fold-by-fold scores computed beforehand, e.g. by parts of the job run apart
+    (:func:`~svmfs.protocol.tuning.inner_fold_scores`, one inner fold each; issue 34, goal 3); the choice is
+    then :func:`~svmfs.protocol.tuning.choose_candidate`'s, the same as the job's own tuning. The workflow
+    passes the parts' files instead, as ``method_cfg["inner_scores_from"]`` (rule select_part writes them);
+    the record's ``tune_time_s`` then adds the parts' seconds."""
+    parts_s = 0.0
+    if inner_scores is None and method_cfg.get("inner_scores_from"):
+        inner_scores, parts_s = scores_from_parts(method_cfg["inner_scores_from"])
+    spec, cls, grid, fixed, final_kind, final_cfg = _job_plan(method_name, method_cfg, setting, fixed_size, campaign, initial)
     norm = campaign["normalization"]
     if final_kind == "own" and "evaluation" in fold:  # the config check refuses this before any job
         raise ValueError(f"method {method_name!r}: final 'own' refits nothing, so the kp_svm resampling protocol does not apply")
@@ -89,8 +145,11 @@ def run_select_job(
 
     # 3. inner-CV tuning of the selector (jointly with the final classifier's grid)
     t0 = time.perf_counter()
-    tuned = tune_selector(make, grid, spec.truncation, final_kind, final_cfg, Xtr, ytr, cv, fit_predict)
-    tune_time = time.perf_counter() - t0
+    if inner_scores is not None and grid:
+        tuned = choose_candidate(make, grid, spec.truncation, final_kind, final_cfg, Xtr, inner_scores, cv.get_n_splits())
+    else:
+        tuned = tune_selector(make, grid, spec.truncation, final_kind, final_cfg, Xtr, ytr, cv, fit_predict)
+    tune_time = time.perf_counter() - t0 + parts_s
 
     # 4. fit on the whole training side (with the fold's validation points, scaled as the training side,
     # for a selector that takes them: dFSA's validation stop, Catala & Martin section 5.2)

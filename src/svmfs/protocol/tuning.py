@@ -90,7 +90,16 @@ def classifier_fits(grid: dict[str, list], truncation: str | None, n_splits: int
     return tuning + (0 if own else n_splits * n_final) + 2
 
 
-def tune_selector(
+def _candidates(make_selector, grid, truncation, X):
+    """(selector points without the truncation sizes, the sizes or None) of :func:`tune_selector`."""
+    sizes = None
+    if truncation and truncation in grid:
+        sizes = truncation_points(make_selector, grid[truncation], X.shape[1])
+        grid = {k: v for k, v in grid.items() if k != truncation}
+    return (list(ParameterGrid(grid)) if grid else [{}]), sizes
+
+
+def inner_fold_scores(
     make_selector: Callable[..., Any],
     grid: dict[str, list],
     truncation: str | None,
@@ -99,28 +108,25 @@ def tune_selector(
     X: np.ndarray,
     y: np.ndarray,
     cv,
+    folds=None,
     fit: Callable | None = None,
-) -> TuningResult:
-    """Choose the selector's and the final classifier's parameters by inner CV on (X, y).
-
-    With nothing to choose for the selector, nothing is fitted: ({}, {}, NaN, 1 candidate). A final-classifier
-    fit that repeats one of the same inner fold (the same selected columns at another selector point) is done
-    once (:class:`~svmfs.protocol.fit_memo.FitMemo`, one per inner fold, released with it); ``fit``: the
-    function that fits (default :func:`~svmfs.protocol.classifiers.fit_predict`).
-    """
-    if not grid:
-        return TuningResult({}, {}, float("nan"), 1, [])
-    sizes = None
-    if truncation and truncation in grid:
-        sizes = truncation_points(make_selector, grid[truncation], X.shape[1])
-        grid = {k: v for k, v in grid.items() if k != truncation}
-    sel_points = list(ParameterGrid(grid)) if grid else [{}]
+) -> dict[int, list[list]]:
+    """The inner CV's scores, fold by fold: ``{k: [[selector point, size, final point, accuracy,
+    n_features], ...]}`` for inner fold k of ``cv`` (``folds``: only those k; None: all), the candidates in
+    :func:`tune_selector`'s order. The folds are independent: parts of one job computed apart (issue 34,
+    goal 3) and merged give what one call over all folds gives (:func:`choose_candidate`). JSON-serializable.
+    A final-classifier fit that repeats one of the same inner fold (the same selected columns at another
+    selector point) is done once (:class:`~svmfs.protocol.fit_memo.FitMemo`, one per inner fold, released
+    with it); ``fit``: the function that fits (default :func:`~svmfs.protocol.classifiers.fit_predict`)."""
+    sel_points, sizes = _candidates(make_selector, grid, truncation, X)
     fin_points = final_grid(final_kind, final_cfg)
-    acc: dict[tuple, list[float]] = defaultdict(list)
-    nfeat: dict[tuple, list[int]] = defaultdict(list)
-    for tr, va in cv.split(X, y):
+    out: dict[int, list[list]] = {}
+    for k_fold, (tr, va) in enumerate(cv.split(X, y)):
+        if folds is not None and k_fold not in folds:
+            continue
         Xf, yf, Xv = X[tr], y[tr], X[va]  # once per inner fold, not per candidate
         memo = FitMemo(fit or fit_predict)
+        rows = out[k_fold] = []
         for si, sp in enumerate(sel_points):
             extra = {truncation: None} if sizes is not None else {}
             sel = make_selector(**sp, **extra).fit(Xf, yf)
@@ -131,8 +137,35 @@ def tune_selector(
             for k, sup in supports:
                 for fi, fp in enumerate(fin_points):
                     pred, _ = memo.fit_predict(final_kind, fp, final_cfg, Xf, yf, Xv, sup, sel)
-                    acc[(si, k, fi)].append(float(np.mean(pred == y[va])))
-                    nfeat[(si, k, fi)].append(int(sup.sum()))
+                    rows.append([si, k, fi, float(np.mean(pred == y[va])), int(sup.sum())])
+    return out
+
+
+def choose_candidate(
+    make_selector: Callable[..., Any],
+    grid: dict[str, list],
+    truncation: str | None,
+    final_kind: str,
+    final_cfg: dict,
+    X: np.ndarray,
+    scores: dict[int, list[list]],
+    n_folds: int | None = None,
+) -> TuningResult:
+    """The candidate of :func:`tune_selector` from the fold-by-fold ``scores`` of every inner fold
+    (:func:`inner_fold_scores`, in one call or merged from parts): the best mean accuracy, ties to the smaller
+    mean number of features, then to the earlier candidate. ``n_folds``: refuse scores that lack a fold."""
+    if n_folds is not None:
+        missing = sorted(set(range(n_folds)) - {int(k) for k in scores})
+        if missing:
+            raise ValueError(f"inner folds 0-{n_folds - 1} of {n_folds}: missing {', '.join(map(str, missing))}")
+    sel_points, sizes = _candidates(make_selector, grid, truncation, X)
+    fin_points = final_grid(final_kind, final_cfg)
+    acc: dict[tuple, list[float]] = defaultdict(list)
+    nfeat: dict[tuple, list[int]] = defaultdict(list)
+    for k_fold in sorted(scores, key=int):  # inner-fold order, as one call over all folds
+        for si, k, fi, a, nf in scores[k_fold]:
+            acc[(si, k, fi)].append(a)
+            nfeat[(si, k, fi)].append(nf)
     table, best, best_key = [], None, None
     for order, key in enumerate(acc):
         si, k, fi = key
@@ -145,6 +178,29 @@ def tune_selector(
         if best_key is None or rank_key > best_key:
             best_key, best = rank_key, table[-1]
     return TuningResult(best["selector"], best["final"], best["accuracy"], len(table), table)
+
+
+def tune_selector(
+    make_selector: Callable[..., Any],
+    grid: dict[str, list],
+    truncation: str | None,
+    final_kind: str,
+    final_cfg: dict,
+    X: np.ndarray,
+    y: np.ndarray,
+    cv,
+    fit: Callable | None = None,
+) -> TuningResult:
+    """Choose the selector's and the final classifier's parameters by inner CV on (X, y): every inner
+    fold's scores (:func:`inner_fold_scores`, ``fit`` passed on), then the best candidate
+    (:func:`choose_candidate`).
+
+    With nothing to choose for the selector, nothing is fitted: ({}, {}, NaN, 1 candidate).
+    """
+    if not grid:
+        return TuningResult({}, {}, float("nan"), 1, [])
+    scores = inner_fold_scores(make_selector, grid, truncation, final_kind, final_cfg, X, y, cv, fit=fit)
+    return choose_candidate(make_selector, grid, truncation, final_kind, final_cfg, X, scores)
 
 
 def tune_final(final_kind: str, final_cfg: dict, X: np.ndarray, y: np.ndarray, support, cv, selector=None) -> dict:

@@ -127,10 +127,14 @@ def provenance(results: Path, records: pd.DataFrame, configfiles, command: str |
     }  # fmt: skip
 
 
+#: The rules whose benchmarks are a select job's own seconds (select_part: its inner folds run apart).
+SELECT_RULES = ("select", "select_part")
+
+
 def _benchmark_seconds(results: Path, records: pd.DataFrame) -> dict:
     """Benchmark seconds of a campaign's jobs, as the results folder's files show them.
 
-    ``job_benchmark_s``: the sum over the select jobs of ``records`` (another run's select jobs in the same
+    ``job_benchmark_s``: the sum over the select jobs of ``records`` (with their select_part jobs) (another run's select jobs in the same
     folder, e.g. a subset's, do not count; a job restored from an export has no benchmark file) and every
     other rule. ``select_wall_s``: from the first select job's start to the last one's end, over every
     session a resumed campaign took. ``aggregation_s``: the other rules' seconds (their last runs).
@@ -157,7 +161,13 @@ def _benchmark_seconds(results: Path, records: pd.DataFrame) -> dict:
         if out.is_file():
             starts.append(out.stat().st_mtime - s)
             ends.append(out.stat().st_mtime)
-    other = sum(seconds(t) or 0.0 for t in sorted(bench.rglob("*.tsv")) if t.relative_to(bench).parts[0] != "select")
+        rel = out.relative_to(results / "runs").with_suffix("")
+        for tsv in sorted((bench / "select_part" / rel).glob("inner-*.tsv")):  # split_inner_folds: the job's parts
+            part_s, part = seconds(tsv), results / "parts" / rel / tsv.with_suffix(".json").name
+            selected += part_s or 0.0
+            if part_s is not None and part.is_file():
+                starts.append(part.stat().st_mtime - part_s)
+    other = sum(seconds(t) or 0.0 for t in sorted(bench.rglob("*.tsv")) if t.relative_to(bench).parts[0] not in SELECT_RULES)
     span = (max(ends) - min(starts)) if starts else None
     return {"job_benchmark_s": round(selected + other, 1), "select_wall_s": None if span is None else round(span, 1),
             "aggregation_s": round(other, 1), "wall_time_s": None if span is None else round(span + other, 1),

@@ -77,7 +77,7 @@ def restorable(config: dict, records: pd.DataFrame) -> tuple[list[pd.Series], di
     record's commit (:func:`~svmfs.reproduce.git.same_code`: a docstring or comment may have changed).
     Returns the rows and a count of the other jobs by reason."""
     from ..analysis.optimism import IN_RECORD
-    from ..config import campaign_methods, job_config, select_job_audits, select_jobs
+    from ..config import campaign_methods, job_config, select_job_audits, select_jobs, split_inner_folds
     from ..methods.registry import get_method
     from ..results.record import config_hash
 
@@ -94,6 +94,8 @@ def restorable(config: dict, records: pd.DataFrame) -> tuple[list[pd.Series], di
             reason = "config changed"
         elif any(pd.isna(row.get(IN_RECORD[a])) for a in select_job_audits(config)):
             reason = "audits not in the record (restored or exported without them)"
+        elif split_inner_folds(config, m, d):  # its parts are inputs the export does not hold: Snakemake would rerun it
+            reason = "inner folds run apart (split_inner_folds): rerun with its parts"
         else:
             module = get_method(methods[m].get("method", m)).target.partition(":")[0]
             files = [ROOT / "src" / "svmfs" / "methods" / f"{module}.py", ROOT / "scripts" / "select.py"]

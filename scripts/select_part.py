@@ -1,0 +1,35 @@
+"""Rule select_part: one inner fold of a select job run apart (``methods.<name>.split_inner_folds``).
+
+Steps 1-3 of the select job on that inner fold only (:func:`svmfs.protocol.select_job.run_inner_folds`): the
+grid fitted and scored on it; the select job merges every part's scores and chooses as it would alone.
+"""
+
+from pathlib import Path
+
+from svmfs.worker import delegate
+
+delegate(snakemake, __file__, modules=[f"svmfs.methods.{Path(snakemake.input.code).stem}"])
+
+import json  # noqa: E402
+import time  # noqa: E402
+
+from svmfs.data.canonical import load_dataset  # noqa: E402
+from svmfs.jobs import job_context  # noqa: E402
+from svmfs.protocol.select_job import run_inner_folds  # noqa: E402
+from svmfs.results.io import atomic_write_json  # noqa: E402
+
+with job_context(snakemake.log[0], snakemake.threads) as log:
+    w, p = snakemake.wildcards, snakemake.params
+    ds = load_dataset(snakemake.input.npz, snakemake.input.meta)
+    fold = json.loads(Path(snakemake.input.splits).read_text())["folds"][int(w.fold)]
+    fixed_size = None
+    if snakemake.input.get("match"):
+        fixed_size = json.loads(Path(snakemake.input.match).read_text())["n_selected"]
+    t0 = time.perf_counter()
+    scores = run_inner_folds(
+        ds.X, ds.y, fold, w.method, p.method_cfg, p.campaign, p.seed, [int(w.inner)],
+        setting=p.setting, fixed_size=fixed_size,
+    )  # fmt: skip
+    elapsed = time.perf_counter() - t0
+    log.info("inner fold %s: %d candidates scored in %.3f s", w.inner, len(scores[int(w.inner)]), elapsed)
+    atomic_write_json(snakemake.output[0], {"inner_fold": int(w.inner), "scores": scores, "time_s": elapsed})

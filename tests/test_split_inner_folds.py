@@ -1,0 +1,80 @@
+"""Issue 34 goal 3: ``methods.<name>.split_inner_folds`` runs each select job's inner folds as jobs of their own
+(rule select_part) and gives the records of the jobs run whole (a tiny campaign, run both ways)."""
+
+import copy
+import json
+
+import pytest
+
+from test_workflow import TINY, snakemake
+
+pytestmark = pytest.mark.workflow
+
+CAMPAIGN = {
+    **copy.deepcopy(TINY),
+    "datasets": {"mit_example1": {"params": {"n": 40, "p": 12, "k0": 3, "rho": 0.2}}},
+    "methods": {
+        "fisher": {"grid": {"n_features_to_select": [2, 3, 5]}},
+        "milp_fs": {"final": "own", "grid": {"C": [0.1, 10.0]}, "params": {"B": 3, "M": 2.0, "node_limit": 500}},
+    },
+    "audits": ["test_tuned"],
+}
+VOLATILE = ("fit_time_s", "tune_time_s", "audit_test_tuned_time_s", "git_sha", "host", "versions")
+
+
+def _records(wd):
+    runs = sorted((wd / "results" / "tiny" / "runs").rglob("fold-*.json"))
+    return {str(p.relative_to(wd)): {k: v for k, v in json.loads(p.read_text()).items() if k not in VOLATILE} for p in runs}
+
+
+def _targets():
+    return [f"results/tiny/runs/mit_example1/{m}/default/fold-{k}.json" for m in CAMPAIGN["methods"] for k in range(3)]
+
+
+def test_inner_folds_run_apart_give_the_records_of_the_whole_jobs(tmp_path):
+    whole, apart = tmp_path / "whole", tmp_path / "apart"
+    snakemake(whole, "--cores", "2", *_targets(), config=CAMPAIGN)
+    split = copy.deepcopy(CAMPAIGN)
+    for m in split["methods"].values():
+        m["split_inner_folds"] = True
+    snakemake(apart, "--cores", "2", *_targets(), config=split)
+    parts = sorted(p.relative_to(apart / "results" / "tiny" / "parts") for p in (apart / "results" / "tiny" / "parts").rglob("*.json"))
+    assert len(parts) == 2 * 3 * 3  # 2 methods x 3 outer folds x 3 inner folds
+    assert not (whole / "results" / "tiny" / "parts").exists()
+    assert _records(apart) == _records(whole)  # config_hash included: the layout key is not part of it
+    assert len(_records(whole)) == 6
+
+
+def test_split_inner_folds_needs_a_grid(tmp_path):
+    cfg = copy.deepcopy(CAMPAIGN)
+    cfg["methods"]["svm_rbf"] = {"split_inner_folds": True}
+    proc = snakemake(tmp_path, "-n", config=cfg, check=False)
+    assert proc.returncode != 0
+    assert "methods.svm_rbf.split_inner_folds: svm_rbf has no inner-CV grid here, so no inner fold to run apart" in proc.stdout + proc.stderr
+    cfg["methods"]["svm_rbf"] = {}
+    cfg["methods"]["fisher"]["split_inner_folds"] = ["wdbc"]
+    proc = snakemake(tmp_path, "-n", config=cfg, check=False)
+    assert proc.returncode != 0
+    assert "methods.fisher.split_inner_folds: 'wdbc' is not a dataset of this campaign" in proc.stdout + proc.stderr
+
+
+def test_split_inner_folds_on_the_datasets_it_names():
+    from svmfs.config import split_inner_folds
+
+    cfg = {"datasets": {"wdbc": {}, "pima": {}, "mit_example1": {"replicates": 2}}, "methods": {"milp_fs": {"split_inner_folds": ["wdbc", "mit_example1"]}}}
+    assert [split_inner_folds(cfg, "milp_fs", d) for d in ("wdbc", "pima", "mit_example1-r0", "mit_example1-r1")] == [True, False, True, True]
+
+
+def test_an_exports_select_seconds_count_the_parts_and_not_as_aggregation(tmp_path):
+    import pandas as pd
+
+    from svmfs.reproduce.export import _benchmark_seconds
+
+    res = tmp_path / "results" / "tiny"
+    rec = pd.DataFrame([{"dataset": "wdbc", "method": "milp_fs", "setting": "default", "fold": 0}])
+    for rel, s in {"select/wdbc/milp_fs/default/fold-0.tsv": 2.0, "select_part/wdbc/milp_fs/default/fold-0/inner-0.tsv": 30.0,
+                   "select_part/wdbc/milp_fs/default/fold-0/inner-1.tsv": 40.0, "collect.tsv": 1.5}.items():  # fmt: skip
+        (res / "benchmarks" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (res / "benchmarks" / rel).write_text(f"s\th:m:s\n{s}\t0:00:00\n")
+    got = _benchmark_seconds(res, rec)
+    assert (got["job_benchmark_s"], got["aggregation_s"]) == (73.5, 1.5)
