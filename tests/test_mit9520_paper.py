@@ -29,7 +29,7 @@ def _draw(config, name, p=None):
     return ds, make_splits(ds.y, dataset_splits(config, name), splits_seed(config["seed"], name), name)
 
 
-@pytest.mark.parametrize("name", ["ex1_rho00-r0", "ex2_rho05-r3"])
+@pytest.mark.parametrize("name", ["ex1_rho05-r0", "ex2_rho05-r3"])
 def test_examples_1_and_2_train_on_100_samples_half_from_each_class_and_test_on_100_more(config, name):
     # sec. 5.1: "We generate n samples, half from each class", n = 100 (Tables 1-2): the training side;
     # the test side is a separate draw of 100 made the same way
