@@ -78,3 +78,14 @@ def test_an_exports_select_seconds_count_the_parts_and_not_as_aggregation(tmp_pa
         (res / "benchmarks" / rel).write_text(f"s\th:m:s\n{s}\t0:00:00\n")
     got = _benchmark_seconds(res, rec)
     assert (got["job_benchmark_s"], got["aggregation_s"]) == (73.5, 1.5)
+
+
+def test_split_inner_folds_is_refused_with_a_shared_initial_solution(root):
+    """The parts (rule select_part) do not read the fold's shared initial solution (rule initial_solution), so a
+    method with both would tune other candidates in its parts than in its select job: refused before any job."""
+    from svmfs.config import ConfigError, load_config
+
+    mm_fs = {"initial_solution": "shared", "split_inner_folds": True, "grid": {"p": [1.0, 2.0]}}
+    with pytest.raises(ConfigError) as err:
+        load_config(root / "config" / "campaigns" / "jimenez2021.yaml", overrides={"methods": {"mm_fs": mm_fs}}, workdir=root)
+    assert "methods.mm_fs.split_inner_folds: not with initial_solution (the parts do not read the shared initial solution)" in str(err.value)
