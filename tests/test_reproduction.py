@@ -525,3 +525,13 @@ def test_judged_by_inner_cv_is_checked_against_the_protocol_and_the_papers_table
     assert _check_inner_cv_tables(paper) == []
     assert "no table of the papers" in _check_inner_cv_tables({**paper, "protocol": {**paper["protocol"], "judged_by_inner_cv": ["Table 9"]}})[0]
     assert "only a paper-protocol campaign" in _check_inner_cv_tables({**paper, "protocol": {"judged_by_inner_cv": ["Table 2"]}})[0]
+
+
+def test_the_scorecards_paper_protocol_count_is_part_of_what_ran(root):
+    """REPRODUCTION.md's "by paper protocol" counts the numbers run (a verdict: agrees or a gap) that a
+    paper-protocol campaign judged, never one it ran without a verdict (Table 3's feature lists)."""
+    from svmfs.reproduce.index import index_markdown
+
+    card = index_markdown(root / "reproduction").split("## Scorecard")[1].split("Totals")[0]
+    rows = [ln.split("|")[1:-1] for ln in card.strip().splitlines()[2:]]
+    assert rows and all(int(r[4]) <= int(r[3]) for r in rows), [r[:5] for r in rows if int(r[4]) > int(r[3])]

@@ -66,7 +66,7 @@ def _command(prov: dict) -> str:
 
 def _index_body(campaigns) -> list[str]:
     from ..analysis.protocol_comparison import side_by_side, side_by_side_markdown
-    from ..analysis.reproduction import RULE, published, scorecard, unexplained_markdown
+    from ..analysis.reproduction import RULE, published, scorecard, unexplained_markdown, verdict_kind
 
     out = []
     merged = merged_verdicts(campaigns)
@@ -76,7 +76,8 @@ def _index_body(campaigns) -> list[str]:
     )
     card["campaigns"] = [by[(p, t)] for p, t in zip(card["paper"], card["table"])]
     ran = merged["runs"].fillna(0) > 0
-    paper_judged = merged[ran & (merged["protocol"] == "paper")].groupby(["paper", "table"]).size()
+    judged = merged["verdict"].astype(str).map(verdict_kind).isin(["agrees", "gap explained", "gap unexplained"])
+    paper_judged = merged[ran & judged & (merged["protocol"] == "paper")].groupby(["paper", "table"]).size()  # of "run"
     card.insert(card.columns.get_loc("run") + 1, "by paper protocol",
                 [int(paper_judged.get((p, t), 0)) for p, t in zip(card["paper"], card["table"])])
     out += ["## Scorecard", ""]
