@@ -24,12 +24,11 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import numpy as np
-from sklearn.model_selection import ParameterGrid
 
 from .classifiers import final_grid, fit_predict
 from .method_plan import method_plan, selector_factory  # the select job's own (random_state = the job's seed)
 from .normalize import fit_transform_rows, make_normalizer, normalize_fold
-from .tuning import inner_cv, truncation_points, tune_final, tune_selector
+from .tuning import candidates, inner_cv, tune_final, tune_selector
 
 
 def tune_on_test_side(
@@ -52,11 +51,7 @@ def tune_on_test_side(
     with nothing to choose for the selector (empty grid) it is the only selector candidate.
     Returns accuracy, selector and final parameters, number of selected features and of candidates.
     """
-    sizes = None
-    if truncation and truncation in grid:
-        sizes = truncation_points(make_selector, grid[truncation], Xtr.shape[1])
-        grid = {k: v for k, v in grid.items() if k != truncation}
-    sel_points = list(ParameterGrid(grid)) if grid else [{}]
+    sel_points, sizes = candidates(make_selector, grid, truncation, Xtr)
     fin_points = final_grid(final_kind, final_cfg)
     nested_sel = dict(nested["selector_params"])
     best_key, best = None, None

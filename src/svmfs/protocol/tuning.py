@@ -90,8 +90,9 @@ def classifier_fits(grid: dict[str, list], truncation: str | None, n_splits: int
     return tuning + (0 if own else n_splits * n_final) + 2
 
 
-def _candidates(make_selector, grid, truncation, X):
-    """(selector points without the truncation sizes, the sizes or None) of :func:`tune_selector`."""
+def candidates(make_selector, grid, truncation, X):
+    """(selector points without the truncation sizes, the sizes or None): the candidates of
+    :func:`tune_selector`, and of the test-side audit (:func:`~svmfs.protocol.audits.tune_on_test_side`)."""
     sizes = None
     if truncation and truncation in grid:
         sizes = truncation_points(make_selector, grid[truncation], X.shape[1])
@@ -118,7 +119,7 @@ def inner_fold_scores(
     A final-classifier fit that repeats one of the same inner fold (the same selected columns at another
     selector point) is done once (:class:`~svmfs.protocol.fit_memo.FitMemo`, one per inner fold, released
     with it); ``fit``: the function that fits (default :func:`~svmfs.protocol.classifiers.fit_predict`)."""
-    sel_points, sizes = _candidates(make_selector, grid, truncation, X)
+    sel_points, sizes = candidates(make_selector, grid, truncation, X)
     fin_points = final_grid(final_kind, final_cfg)
     out: dict[int, list[list]] = {}
     for k_fold, (tr, va) in enumerate(cv.split(X, y)):
@@ -158,7 +159,7 @@ def choose_candidate(
         missing = sorted(set(range(n_folds)) - {int(k) for k in scores})
         if missing:
             raise ValueError(f"inner folds 0-{n_folds - 1} of {n_folds}: missing {', '.join(map(str, missing))}")
-    sel_points, sizes = _candidates(make_selector, grid, truncation, X)
+    sel_points, sizes = candidates(make_selector, grid, truncation, X)
     fin_points = final_grid(final_kind, final_cfg)
     acc: dict[tuple, list[float]] = defaultdict(list)
     nfeat: dict[tuple, list[int]] = defaultdict(list)
