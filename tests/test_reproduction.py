@@ -535,3 +535,52 @@ def test_the_scorecards_paper_protocol_count_is_part_of_what_ran(root):
     card = index_markdown(root / "reproduction").split("## Scorecard")[1].split("Totals")[0]
     rows = [ln.split("|")[1:-1] for ln in card.strip().splitlines()[2:]]
     assert rows and all(int(r[4]) <= int(r[3]) for r in rows), [r[:5] for r in rows if int(r[4]) > int(r[3])]
+
+
+def test_a_departure_campaign_explains_a_gap_only_by_the_audits_rule(tmp_path):
+    """A campaign with ``protocol.measures`` (one "departs" row of the sheet changed) judges no number itself:
+    it explains the measured campaign's gap only where its interval holds the published value and it moves
+    our mean at least half-way there; otherwise it is listed under what was tried. A number only it ran
+    stays not run."""
+    from svmfs.reproduce.index import _load_campaigns, index_markdown, merged_verdicts
+
+    def commit(name, records, config):
+        d = tmp_path / name / "tables"
+        d.mkdir(parents=True)
+        reproduction_table(records, ["rinaldi2010"]).to_csv(d / "reproduction.csv", index=False)
+        (tmp_path / name / "provenance.json").write_text(json.dumps({"select_jobs": len(records), "command": "c"}))
+        (tmp_path / name / "config.yaml").write_text(yaml.safe_dump(config))
+
+    paper = {"kind": "paper", "primary": True, "reading": "R11 (a)"}
+    commit("p", _ionosphere(IONO), {"protocol": paper})  # ~86 against the published 94.51
+    near = [0.93, 0.96, 0.94, 0.95, 0.945, 0.935, 0.955, 0.94, 0.95, 0.945]  # interval holds 94.51, moved > half-way
+    commit("p_r13", pd.concat([_ionosphere(near), _records()]),
+           {"protocol": {**paper, "primary": False, "measures": {"campaign": "p", "departure": "R13: ties to the largest C"}}})
+    commit("p_r12", _ionosphere([0.88] * 3 + [0.89] * 7),  # moved, but its interval misses 94.51
+           {"protocol": {**paper, "primary": False, "measures": {"campaign": "p", "departure": "R12: 10 folds"}}})
+    campaigns = _load_campaigns(tmp_path)
+    judging = [c for c in campaigns if not c[2]["protocol"].get("measures")]
+    measuring = [c for c in campaigns if c[2]["protocol"].get("measures")]
+    before = merged_verdicts(judging).set_index("key")
+    merged, rows = merged_verdicts(judging, measuring, return_departures=True)
+    merged = merged.set_index("key")
+    key = "rinaldi2010|Tables 1-2|ionosphere|svm_linear|test_accuracy||"
+    assert before.loc[key, "verdict"] == "gap, unexplained" and merged.loc[key, "campaign"] == "p"
+    assert merged.loc[key, "verdict"].startswith("gap, explained: departure R13: ties to the largest C (+8.")
+    assert merged.loc[key, "verdict"].endswith("measured, p_r13)")
+    colon = "rinaldi2010|Tables 1-2|colon|svm_linear|test_accuracy||"
+    assert merged.loc[colon, "verdict"] == before.loc[colon, "verdict"] and merged.loc[colon, "campaign"] != "p_r13"
+    r12 = rows[(rows.key == key) & (rows.departure_campaign == "p_r12")].iloc[0]
+    assert not r12.explains and r12.judges
+    # without the explaining one, the other is what was tried
+    merged2 = merged_verdicts(judging, [c for c in measuring if c[0] == "p_r12"]).set_index("key")
+    assert merged2.loc[key, "verdict"] == "gap, unexplained"
+    assert "departure R12: 10 folds measured by p_r12: 88.70 [88.35, 89.05] (+2.60 of the +8.41 needed)" in merged2.loc[key, "tried"]
+    md = index_markdown(tmp_path)
+    section = md.split("## Departures measured")[1].split("## Unexplained gaps")[0]
+    assert "- `p_r13` measures `p`'s departure R13: ties to the largest C" in section
+    assert "p_r13" not in md.split("## Scorecard")[1].split("## Paper protocol")[0]
+    assert "| rinaldi2010 | Tables 1-2 | 54 | 3 | 3 | 2 | 1 | 0 |" in md and "| `p_r13` |" in md.split("## Campaigns")[-1]
+    (tmp_path / "p_r12" / "config.yaml").write_text(yaml.safe_dump({"protocol": {**paper, "measures": {"campaign": "q", "departure": "x"}}}))
+    with pytest.raises(ValueError, match="p_r12: protocol.measures.campaign: no committed campaign 'q'"):
+        index_markdown(tmp_path)

@@ -68,8 +68,12 @@ def _index_body(campaigns) -> list[str]:
     from ..analysis.protocol_comparison import side_by_side, side_by_side_markdown
     from ..analysis.reproduction import RULE, published, scorecard, unexplained_markdown, verdict_kind
 
+    from ..analysis.departures import departures_markdown
+
     out = []
-    merged = merged_verdicts(campaigns)
+    judging = [c for c in campaigns if not c[2]["protocol"].get("measures")]
+    merged, departures = merged_verdicts(judging, [c for c in campaigns if c[2]["protocol"].get("measures")],
+                                         return_departures=True)
     card = scorecard(merged)
     by = merged.groupby(["paper", "table"], sort=False)["campaign"].agg(
         lambda c: ", ".join(sorted(set(c[merged.loc[c.index, "runs"].fillna(0) > 0]))) or "-"
@@ -94,8 +98,14 @@ def _index_body(campaigns) -> list[str]:
             "docs/protocols/<paper>.md), its verdict, the nested protocol's result on the same number and the "
             "difference (paper protocol - nested: that protocol's optimism where positive for an accuracy).", ""]
     readings = [(n, t, prov["protocol"]) for _, _, p in campaigns for n, t, prov in p.get("reading_tables", [])]
-    listed = [(n, t, prov["protocol"]) for n, t, prov in campaigns] + readings
+    listed = [(n, t, prov["protocol"]) for n, t, prov in judging] + readings
     out += side_by_side_markdown(side_by_side(listed)) + [""]
+    out += ["## Departures measured", "",
+            "Each campaign that reruns another's protocol with one \"departs\" row of the protocol sheet changed "
+            "(`protocol.measures`), every number it ran beside the measured campaign's, and whether it explains "
+            "that campaign's gap (the audits' rule: the published value inside the departure's 95 % interval and "
+            "our mean moved at least half-way to it). It never judges a number itself.", ""]
+    out += departures_markdown(departures) + [""]
     out += ["## Unexplained gaps and what was tried", ""]
     gaps = unexplained_markdown(merged)
     out += [f"{g} (campaign `{c}`)" for g, c in zip(gaps, merged[merged["verdict"].astype(str).str.startswith("gap, unexplained")]["campaign"])] or ["None."]
@@ -111,12 +121,15 @@ def _index_body(campaigns) -> list[str]:
     return out + [""]
 
 
-def merged_verdicts(campaigns) -> pd.DataFrame:
+def merged_verdicts(campaigns, measuring=(), return_departures: bool = False):
     """Every published number once: the verdict of the campaign that ran it (a run before a
     no-verdict before a not-run; then a paper-protocol campaign, its primary reading first, before a
     nested one (``protocol_comparison.preference``); then more runs; then the campaign's name); a number
     no committed campaign lists is "not run: no committed campaign" (campaign "~"). ``protocol``: the
-    judging campaign's protocol kind."""
+    judging campaign's protocol kind. ``measuring``: campaigns with ``protocol.measures``, which judge
+    nothing but may explain a gap of the campaign they measure (``analysis.departures``); with
+    ``return_departures``, (merged, the departures' rows)."""
+    from ..analysis.departures import apply_departures, departure_rows
     from ..analysis.protocol_comparison import NESTED, preference
     from ..analysis.reproduction import published, verdict_kind
 
@@ -140,7 +153,9 @@ def merged_verdicts(campaigns) -> pd.DataFrame:
     papers = {p: i for i, p in enumerate(published()["papers"])}
     best["paper_order"] = best["paper"].map(papers)
     best = best.sort_values(["paper_order", "order"], kind="stable").drop(columns="paper_order").reset_index(drop=True)
-    return _judge_copies(best)
+    departures = departure_rows(best, list(measuring), {n: t for n, t, _ in campaigns})
+    best = _judge_copies(apply_departures(best, departures))
+    return (best, departures) if return_departures else best
 
 
 #: what a copied number takes over from the entry it copies (the published value itself is the same)
