@@ -343,3 +343,26 @@ def test_one_kp_svm_split_pairs_its_audit_by_resample(tmp_path):
     p.write_text(json.dumps(base))  # the audit's resamples missing: one unit, as before
     r = optimism_table(read_audit_records([p], [])).set_index("protocol")
     assert r.loc["nested", "n"] == 1 and r.loc["global_scaling", "n"] == 1 and np.isnan(r.loc["global_scaling", "accuracy_ci_low"])
+
+
+def test_one_kp_svm_split_pairs_global_selection_by_resample_or_not_at_all(tmp_path):
+    """The global_selection audit of one kp_svm split is paired with the nested job resample by resample
+    where its record keeps the resamples; an older record without them keeps the split one unit (its mean
+    against the nested mean), never its mean against resample 0 alone."""
+    per = [0.70, 0.72, 0.75, 0.71, 0.74]
+    glob = [0.80, 0.79, 0.85, 0.81, 0.83]
+    p = tmp_path / "r.json"
+    p.write_text(json.dumps({"dataset": "colon", "method": "kp_svm", "setting": "default", "fold": 0,
+                             "test_accuracy": float(np.mean(per)), "test_accuracy_resamples": per}))  # fmt: skip
+    g = tmp_path / "g.json"
+    fold = {"fold": 0, "accuracy": float(np.mean(glob))}
+    g.write_text(json.dumps({"dataset": "colon", "method": "kp_svm", "setting": "default", "n_selected": 20,
+                             "folds": [{**fold, "accuracy_resamples": glob}]}))  # fmt: skip
+    r = optimism_table(read_audit_records([p], [g])).set_index("protocol")
+    d = 100 * (np.array(glob) - np.array(per))
+    assert r.loc["global_selection", "n"] == 5 and r.loc["global_selection", "optimism_mean"] == pytest.approx(d.mean())
+    assert r.loc["global_selection", "accuracy_ci_low"] < 100 * np.mean(glob) < r.loc["global_selection", "accuracy_ci_high"]
+    g.write_text(json.dumps({"dataset": "colon", "method": "kp_svm", "setting": "default", "n_selected": 20, "folds": [fold]}))
+    r = optimism_table(read_audit_records([p], [g])).set_index("protocol")
+    assert r.loc["nested", "n"] == 1 and r.loc["global_selection", "n"] == 1
+    assert r.loc["global_selection", "optimism_mean"] == pytest.approx(100 * (np.mean(glob) - np.mean(per)))

@@ -60,7 +60,12 @@ def read_audit_records(select_jsons, global_jsons) -> pd.DataFrame:
     the features each protocol kept; ``group``: the record's ``dataset_group`` (its dataset if none)."""
     rows = []
     recs = [json.loads(Path(path).read_text()) for path in select_jsons]
+    globs = [json.loads(Path(path).read_text()) for path in global_jsons]
     n_folds = Counter(tuple(rec[k] for k in KEYS) for rec in recs)
+    # a global_selection record without per-resample accuracies (made before they were kept) keeps its
+    # (dataset, method, setting) one unit: its one accuracy is paired with the nested mean, not resample 0
+    unpaired = {tuple(g[k] for k in KEYS) for g in globs if any("accuracy_resamples" not in f for f in g["folds"])}
+    expanded = set()
     groups = {rec["dataset"]: rec.get("dataset_group") or rec["dataset"] for rec in recs}
     for rec in recs:
         key = {k: rec[k] for k in KEYS} | {"group": groups[rec["dataset"]], "fold": int(rec["fold"])}
@@ -68,7 +73,9 @@ def read_audit_records(select_jsons, global_jsons) -> pd.DataFrame:
         per = rec.get("test_accuracy_resamples")
         audited = [f for f in IN_RECORD.values() if f in rec]
         if (n_folds[tuple(rec[k] for k in KEYS)] == 1 and per and len(per) > 1
-                and all(len(rec.get(f"{f}_resamples") or []) == len(per) for f in audited)):  # fmt: skip
+                and all(len(rec.get(f"{f}_resamples") or []) == len(per) for f in audited)
+                and tuple(rec[k] for k in KEYS) not in unpaired):  # fmt: skip
+            expanded.add(tuple(rec[k] for k in KEYS))
             # one split of the kp_svm protocol: its test-side resamples are the paired units (same fit /
             # evaluation rows for every protocol), as the reproduction verdict's interval is over them
             rows += [{**key, "fold": i, "protocol": "nested", "accuracy": _num(a), "n_selected": n_sel["nested"]}
@@ -82,10 +89,13 @@ def read_audit_records(select_jsons, global_jsons) -> pd.DataFrame:
         for protocol, field in IN_RECORD.items():
             if field in rec:
                 rows.append({**key, "protocol": protocol, "accuracy": _num(rec[field]), "n_selected": n_sel[protocol]})
-    for path in global_jsons:
-        rec = json.loads(Path(path).read_text())
+    for rec in globs:
         key = {k: rec[k] for k in KEYS} | {"group": groups.get(rec["dataset"], rec["dataset"])}
         for f in rec["folds"]:
+            if tuple(rec[k] for k in KEYS) in expanded:  # one kp_svm split: paired resample by resample
+                rows += [{**key, "fold": i, "protocol": "global_selection", "accuracy": _num(a),
+                          "n_selected": _num(rec.get("n_selected"))} for i, a in enumerate(f["accuracy_resamples"])]  # fmt: skip
+                continue
             rows.append({**key, "fold": int(f["fold"]), "protocol": "global_selection", "accuracy": _num(f["accuracy"]),
                          "n_selected": _num(rec.get("n_selected"))})  # fmt: skip
     return pd.DataFrame(rows, columns=FOLD_COLUMNS)

@@ -106,8 +106,9 @@ def run_global_selection(
     classifier's, as in the select job) tuned by inner CV on all samples with ``seed``, the selector refitted
     on all samples. Then per outer fold: the campaign's normalization on the fold, the final classifier
     tuned by inner CV on the training side (seeded ``fold_seeds[i]``, the fold's select-job seed, so its
-    inner folds are the nested job's) on the global selection and scored on the test side (the mean over
-    the test side's resamples for the kp_svm protocol).
+    inner folds are the nested job's) on the global selection and scored on the test side (for the kp_svm
+    protocol the mean over the test side's resamples, each kept in ``accuracy_resamples``, the units the
+    optimism table pairs with the nested job's).
     """
     if method_cfg.get("match_size_of"):
         raise ValueError(f"method {method_name!r}: global_selection does not apply to match_size_of methods")
@@ -142,7 +143,8 @@ def run_global_selection(
         else:
             pred, _ = fit_predict(final_kind, final["params"], final_cfg, Xtr, ytr, Xte, support, selector)
             acc = float(np.mean(pred == y[test]))
-        per_fold.append({"fold": int(fold["fold"]), "accuracy": acc, "final_params": final["params"]})
+        per_fold.append({"fold": int(fold["fold"]), "accuracy": acc, "final_params": final["params"]}
+                        | ({"accuracy_resamples": accs} if "evaluation" in fold else {}))
 
     selected = np.flatnonzero(support)
     return {
