@@ -1,11 +1,16 @@
-"""Rule correlation: a dataset's feature correlations next to each method's selection frequency."""
+"""Rule correlation: a dataset's feature correlations next to each method's selection frequency (in the
+warm worker, as prepare)."""
 
-import pandas as pd
+from svmfs.worker import delegate
 
-from svmfs.analysis.correlation import correlation_figure, selection_frequency
-from svmfs.analysis.figures import save_figure
-from svmfs.data.canonical import load_dataset
-from svmfs.jobs import job_context
+delegate(snakemake, __file__, modules=["svmfs.analysis.figures", "svmfs.analysis.correlation"])
+
+import pandas as pd  # noqa: E402
+
+from svmfs.analysis.correlation import correlation_figure, selection_frequency  # noqa: E402
+from svmfs.analysis.figures import save_figure  # noqa: E402
+from svmfs.data.canonical import load_dataset  # noqa: E402
+from svmfs.jobs import job_context  # noqa: E402
 
 with job_context(snakemake.log[0]):
     ds = load_dataset(snakemake.input.npz)

@@ -1,7 +1,15 @@
-"""Rule prepare: build the canonical dataset (npz + json) from its registry entry."""
+"""Rule prepare: build the canonical dataset (npz + json) from its registry entry.
 
-from svmfs.data.registry import prepare_dataset
-from svmfs.jobs import job_context
+Runs in the warm worker (svmfs.worker) where one can be used: a campaign of many small datasets (one per
+replicate) spends most of this rule's time importing, not preparing.
+"""
+
+from svmfs.worker import delegate
+
+delegate(snakemake, __file__)
+
+from svmfs.data.registry import prepare_dataset  # noqa: E402
+from svmfs.jobs import job_context  # noqa: E402
 
 with job_context(snakemake.log[0]) as log:
     p = snakemake.params

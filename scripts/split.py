@@ -1,9 +1,13 @@
-"""Rule split: the outer folds of one dataset, shared by every method."""
+"""Rule split: the outer folds of one dataset, shared by every method (in the warm worker, as prepare)."""
 
-from svmfs.data.canonical import load_dataset
-from svmfs.jobs import job_context
-from svmfs.protocol.splits import make_splits
-from svmfs.results.io import atomic_write_json
+from svmfs.worker import delegate
+
+delegate(snakemake, __file__)
+
+from svmfs.data.canonical import load_dataset  # noqa: E402
+from svmfs.jobs import job_context  # noqa: E402
+from svmfs.protocol.splits import make_splits  # noqa: E402
+from svmfs.results.io import atomic_write_json  # noqa: E402
 
 with job_context(snakemake.log[0]) as log:
     ds = load_dataset(snakemake.input.npz)

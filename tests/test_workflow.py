@@ -95,6 +95,10 @@ def test_campaign_outputs_and_records(first_run):
     # still carry the provenance: the commit (40 hex digits, maybe -dirty) and the package versions
     logs = sorted((out / "logs" / "select").rglob("fold-*.log"))
     assert len(logs) == len(rec) and all("worker child: cpu" in p.read_text() for p in logs)
+    # so did the per-dataset rules, whose time is mostly imports on small datasets (issue 34)
+    for rule in ("prepare", "split"):
+        logs = sorted((out / "logs" / rule).rglob("*.log"))
+        assert logs and all("worker child: cpu" in p.read_text() for p in logs), rule
     store = pd.read_parquet(out / "records.parquet")
     assert store["git_sha"].str.fullmatch(r"[0-9a-f]{40}(-dirty)?").all()
     assert store["versions"].str.contains('"scikit-learn":"').all()
