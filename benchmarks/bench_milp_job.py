@@ -29,7 +29,7 @@ from threadpoolctl import threadpool_limits
 from bench_mmfs import ROOT, SHARED
 
 
-def load_job(name: str):
+def load_job(name: str, method: str = "milp_fs"):
     from svmfs.config import job_campaign_config, job_method_config, load_config
     from svmfs.data.embedded import sklearn_breast_cancer
     from svmfs.data.formats import read_download
@@ -38,7 +38,7 @@ def load_job(name: str):
     from svmfs.protocol.splits import make_splits
 
     cfg = load_config(ROOT / "reproduction" / "jimenez2021" / "config.yaml", workdir=ROOT)
-    camp, method_cfg = job_campaign_config(cfg, name, "milp_fs"), job_method_config(cfg, name, "milp_fs")
+    camp, method_cfg = job_campaign_config(cfg, name, method), job_method_config(cfg, name, method)
     if name == "wdbc":
         ds = sklearn_breast_cancer("wdbc")
     else:

@@ -1,5 +1,6 @@
 """Linear embedded and concave-programming methods: optima, vertices, monotone paths, recovery."""
 
+import time
 from itertools import combinations
 
 import cvxpy as cp
@@ -14,7 +15,7 @@ from svmfs.methods.fs_svmcp import FSSVMCP, FW1
 from svmfs.methods.fsv import FSV
 from svmfs.methods.l1_rfe import L1RFE
 from svmfs.methods.l1_svm import L1SVM, l1_svm_path
-from svmfs.methods.milp_fs import MILPFS
+from svmfs.methods.milp_fs import MILPFS, SafetyLimitReached
 from svmfs.solvers.concave import CONCAVE, concave_gradient, concave_value
 from svmfs.solvers.linear_programs import weighted_l1_svm
 
@@ -153,6 +154,31 @@ def test_milp_fs_node_limit_stops_at_the_same_feasible_incumbent_every_time():
     # "max_iter" only when the bound leaves a gap; "ok" only when it closes it (HiGHS's relative gap 1e-4)
     closed = d["objective"] - d["bound"] <= 1e-4 * abs(d["objective"]) + 1e-6
     assert closed == (d["status"] == "ok")
+
+
+@pytest.mark.parametrize("lp_first", [True, False])
+def test_milp_fs_safety_limit_before_the_node_limit_fails_the_fit_instead_of_returning_an_incumbent(lp_first):
+    # issue 34: a time limit that fires before the node limit would make the incumbent depend on the machine
+    X, y, _ = mit_example1(n=120, p=60, k0=10, rho=0.5, seed=6)
+    sel = MILPFS(C=10.0, B=5, M=1.0, time_limit=1e-4, lp_first=lp_first, node_limit=20)
+    with pytest.raises(SafetyLimitReached, match=r"safety limit time_limit \((0.0001 CPU|0.0004 wall-clock) seconds\) stopped the fit .* before node_limit = 20"):
+        sel.fit(X, y)
+
+
+def test_milp_fs_time_limit_counts_cpu_seconds_not_wall_clock_seconds(monkeypatch):
+    # a loaded machine: wall-clock seconds pass while the fit gets no CPU (here: 3 s asleep while the model is
+    # built); the node-limited fit must still return what it returns on an idle machine
+    import svmfs.methods.milp_fs as milp_fs
+
+    X, y, _ = mit_example1(n=60, p=20, k0=10, rho=0.5, seed=6)
+    make = lambda: MILPFS(C=10.0, B=3, M=1.0, time_limit=2.0, lp_first=False, node_limit=5)  # noqa: E731
+    idle = make().fit(X, y)
+    build = milp_fs.build_model
+    monkeypatch.setattr(milp_fs, "build_model", lambda *a: (time.sleep(3.0), build(*a))[1])
+    loaded = make().fit(X, y)
+    assert loaded.diagnostics_["status"] == idle.diagnostics_["status"]
+    assert np.array_equal(idle.weights_, loaded.weights_)
+    assert idle.diagnostics_["objective"] == loaded.diagnostics_["objective"]
 
 
 def test_milp_fs_rejects_a_node_limit_that_is_not_a_positive_integer():

@@ -17,7 +17,7 @@ from svmfs.data.synthetic import weston_nonlinear
 from svmfs.methods.base import BINARY_ONLY_FAILED_CHECKS
 from svmfs.methods.kp_fs_offshelf import KPFSOffShelf
 from svmfs.methods.mm_fs import MMFS
-from svmfs.solvers.anisotropic import aniso_kernel
+from svmfs.solvers.anisotropic import aniso_kernel, pair_sqdiff_sums
 from svmfs.solvers.mmfs_nlp import KPWidthProblem, MMFSProblem, solve_mmfs, svc_start
 from svmfs.solvers.mmfs_pyomo import iterations_from_log, solve_mmfs_pyomo, status_from
 
@@ -61,6 +61,68 @@ def test_kp_width_gradient_matches_finite_differences():
     prob = KPWidthProblem(X, beta - beta.mean(), C2=0.7, b=5.0)
     v = rng.uniform(0.1, 1.5, 5)
     np.testing.assert_allclose(prob.gradient(v), _fd(prob.objective, v).ravel(), rtol=1e-6, atol=1e-8)
+
+
+def test_kernel_into_buffers_has_the_bits_of_the_allocating_kernel():
+    # issue 34: the KP-FS width problem evaluates K(v) in place; a record must not change by a bit
+    from svmfs.solvers.anisotropic import aniso_kernel_into
+
+    rng = np.random.default_rng(3)
+    X = rng.uniform(-1, 1, (37, 6))
+    out, work = np.empty((37, 37)), np.empty((37, 37))
+    for gamma in (rng.uniform(0, 2, 6), np.full(6, 1e-17), np.array([-1e-9, 0, 3e-9, 1e4, 0.5, 1e-12])):
+        assert np.array_equal(aniso_kernel_into(X, X * X, gamma, out, work), aniso_kernel(X, gamma))
+
+
+class _KPWidthProblemAsBefore(KPWidthProblem):
+    """(15) evaluated afresh at every call, as before issue 34 (no kept values, a new kernel each time)."""
+
+    def _K(self, v):
+        return aniso_kernel(self.X, 0.5 * v * v)
+
+    def objective(self, v):
+        return float(self.beta @ self._K(v) @ self.beta + self.C2 * np.sum(1.0 - np.exp(-self.b * v)))
+
+    def gradient(self, v):
+        q = pair_sqdiff_sums(self.X, self.X2, np.outer(self.beta, self.beta) * self._K(v))
+        return -v * q + self.C2 * self.b * np.exp(-self.b * v)
+
+
+def test_kp_widths_with_kept_values_take_ipopts_path_bit_for_bit(monkeypatch):
+    # a start where the widths collapse to 0 and Ipopt's line search asks for the same point many times
+    import svmfs.solvers.mmfs_nlp as nlp
+    from sklearn.svm import SVC
+
+    X, y = _wdbc(150, 8, seed=5)
+    svc = SVC(C=1e3, kernel="precomputed").fit(aniso_kernel(X, np.full(8, 1e-4)), y)
+    beta = np.zeros(y.size)
+    beta[svc.support_] = svc.dual_coef_.ravel()
+    runs = []
+    for cls in (KPWidthProblem, _KPWidthProblemAsBefore):
+        monkeypatch.setattr(nlp, "KPWidthProblem", cls)
+        runs.append(nlp.solve_kp_widths(X, beta, 0.99, np.full(8, np.sqrt(2e-4)), max_iter=150))
+    (v, F, status, it), (v0, F0, status0, it0) = runs
+    assert np.array_equal(v, v0) and F == F0 and (status, it) == (status0, it0)
+
+
+def test_kp_fs_offshelf_solves_a_repeated_start_once_with_the_same_fit(monkeypatch):
+    # once the widths collapse to v <= 0, the multistart's v * U(0, 2) all clip to v = 0: one Ipopt run, not three
+    import svmfs.solvers.mmfs_nlp as nlp
+
+    X, y = _wdbc(100, 8, seed=2)
+    runs, solve = [], nlp.ipopt_solve
+    monkeypatch.setattr(nlp, "ipopt_solve", lambda *a, **k: (runs.append(1), solve(*a, **k))[1])
+    fits = []
+    for kept in (nlp.KP_SOLVES_KEPT, 0):
+        monkeypatch.setattr(nlp, "KP_SOLVES_KEPT", kept)
+        nlp._kp_solves.clear()
+        runs.clear()
+        fits.append((KPFSOffShelf(C=100.0, v0=np.sqrt(0.2), C2=0.99, random_state=0).fit(X, y), len(runs)))
+    (kept, n_kept), (fresh, n_fresh) = fits
+    assert n_fresh == 3 * kept.n_iter_ and n_kept < n_fresh
+    assert np.array_equal(kept.weights_, fresh.weights_)
+    for k in ("objective", "message", "status", "ipopt_iterations", "converged"):
+        assert kept.diagnostics_[k] == fresh.diagnostics_[k]
 
 
 def test_svc_start_is_a_complementary_dual_point():

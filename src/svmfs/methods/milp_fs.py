@@ -7,14 +7,23 @@ solved off the shelf as Jimenez-Cordero et al. (2021, section 4.3) do, with HiGH
          -M z_j <= w_j <= M z_j,  z_j in {0, 1}   (big-M bounds)
          sum_j z_j <= B                           (budget)
 
-Choice: the 1-norm of w as the regulariser (the linear L1-SVM the paper names). A time limit that
-expires returns the incumbent with status ``time_limit`` (or ``solver_error`` if there is none).
+Choice: the 1-norm of w as the regulariser (the linear L1-SVM the paper names).
 
 Choice: a node limit (``node_limit``, HiGHS's ``mip_max_nodes``) as the deterministic cap on the branch
 and bound. The paper runs CPLEX with its defaults under a 24-hour limit; a wall-clock limit short enough
-for a campaign makes the incumbent, and so the record, depend on the machine's speed. A node limit stops
-at the same node on any machine (one HiGHS thread, fixed seed): status ``max_iter``, the incumbent kept,
+for a campaign makes the incumbent, and so the record, depend on the machine's speed and load. A node limit
+stops at the same node on any machine (one HiGHS thread, fixed seed): status ``max_iter``, the incumbent kept,
 its bound and the node count (``n_iter``) recorded.
+
+Choice: ``time_limit`` counts the CPU seconds of the fit (the process's, HiGHS on one thread), checked by
+HiGHS's interrupt callbacks, not wall-clock seconds: a loaded machine slows a fit's wall clock, not its CPU
+(issue 34: the former 600 s wall-clock limit stopped a WDBC fit after 99 s of CPU at load 10). With a
+``node_limit`` it is only a safety net: if it fires first, ``fit`` raises :class:`SafetyLimitReached` (the
+job fails, naming the limit) instead of returning an incumbent that another machine or load would not
+return. Without a node limit it is the fit's limit: the incumbent with status ``time_limit`` (or
+``solver_error`` if there is none), which depends on the CPU. HiGHS's own wall-clock limit is set to
+:data:`WALL_GUARD_FACTOR` x ``time_limit``, a guard against a fit that does not reach a callback; reaching it
+raises too when a node limit is set.
 
 Shortcut (``lp_first``, exact): the LP relaxation (z in [0, 1]) is solved first. If its w has at most B
 nonzeros, setting z_j = 1 on them gives an integer point with the relaxation's objective, a lower bound
@@ -29,6 +38,14 @@ import time
 import numpy as np
 
 from .base import LinearModelSelector
+
+#: HiGHS's own wall-clock limit, as a multiple of the fit's CPU-time limit ``time_limit``: a guard only.
+WALL_GUARD_FACTOR = 4.0
+
+
+class SafetyLimitReached(RuntimeError):
+    """A fit with a deterministic ``node_limit`` stopped at its time limit (CPU or wall-clock guard) first:
+    its incumbent would depend on the machine, so no record is made of it."""
 
 
 def build_model(X, y, C, B, M):
@@ -64,7 +81,9 @@ class MILPFS(LinearModelSelector):
     M : float
         Big-M bound on |w_j|.
     time_limit : float
-        HiGHS time limit in seconds for the fit (the relaxation and the MILP together).
+        CPU seconds for the fit (model build, relaxation and MILP together); HiGHS's wall-clock limit is
+        :data:`WALL_GUARD_FACTOR` times it. With ``node_limit``: a safety net that raises
+        :class:`SafetyLimitReached`; without: the incumbent with status ``time_limit``.
     node_limit : int or None
         Branch-and-bound nodes at most (HiGHS ``mip_max_nodes``); None: no limit. Reaching it gives
         status ``max_iter`` with the incumbent, the same on every machine.
@@ -80,28 +99,52 @@ class MILPFS(LinearModelSelector):
         self.lp_first = lp_first
         self.node_limit = node_limit
 
-    def _solve(self, m, time_limit):
-        """HiGHS on ``m``: (Pyomo's results, branch-and-bound nodes explored)."""
-        from pyomo.contrib.appsi.solvers.highs import Highs
+    def _solve(self, m, cpu_deadline, wall_deadline):
+        """HiGHS on ``m``, interrupted once the process's CPU clock passes ``cpu_deadline`` or its wall clock
+        (``time.perf_counter``) ``wall_deadline``: (Pyomo's results, branch-and-bound nodes explored, which
+        limit stopped it: None, "cpu" or "wall")."""
+        stopped = []
 
-        solver = Highs()
-        solver.config.time_limit = max(float(time_limit), 1e-3)
+        def check(event):
+            if time.process_time() > cpu_deadline:
+                stopped.append("cpu")
+                event.interrupt()
+
+        solver = _cpu_limited_highs()()
+        solver.check = check
+        solver.config.time_limit = max(wall_deadline - time.perf_counter(), 1e-3)
         solver.config.load_solution = False
         solver.highs_options = {"random_seed": 0, "threads": 1}
         if self.node_limit is not None:
             solver.highs_options["mip_max_nodes"] = int(self.node_limit)
         res = solver.solve(m)
-        return res, int(solver._solver_model.getInfo().mip_node_count)  # appsi keeps the highspy model
+        info = solver._solver_model.getInfo()  # appsi keeps the highspy model
+        if "maxTimeLimit" in str(res.termination_condition):
+            stopped.append("wall")
+        elif stopped and solver._sol.value_valid:  # interrupted: appsi reports no solution, HiGHS keeps its incumbent
+            res.best_feasible_objective, res.best_objective_bound = info.objective_function_value, info.mip_dual_bound
+        return res, int(info.mip_node_count), (stopped or [None])[0]
 
-    def _relaxation_is_optimal(self, m, p, time_limit):
+    def _safety_net(self, which, n_nodes):
+        """Raise :class:`SafetyLimitReached` when a limit stopped a fit that has a node limit."""
+        if which is not None and self.node_limit is not None:
+            clock = f"{self.time_limit:g} CPU seconds" if which == "cpu" else f"{WALL_GUARD_FACTOR * self.time_limit:g} wall-clock seconds"
+            raise SafetyLimitReached(
+                f"MILPFS: the safety limit time_limit ({clock}) stopped the fit after {n_nodes} branch-and-bound nodes, before "
+                f"node_limit = {self.node_limit}; its incumbent would depend on the machine, so no record is made: raise "
+                f"time_limit (methods.<name>.params.time_limit) or run on a faster machine"
+            )  # fmt: skip
+
+    def _relaxation_is_optimal(self, m, p, cpu_deadline, wall_deadline):
         """Solve the LP relaxation of ``m``; keep it (and return True) if its w has at most B nonzeros."""
         import pyomo.environ as pyo
 
         for j in m.J:
             m.z[j].domain = pyo.UnitInterval
-        res, _ = self._solve(m, time_limit)
+        res, _, which = self._solve(m, cpu_deadline, wall_deadline)
         for j in m.J:
             m.z[j].domain = pyo.Binary
+        self._safety_net(which, 0)
         if not str(res.termination_condition).endswith("optimal"):
             return False
         res.solution_loader.load_vars()
@@ -121,16 +164,18 @@ class MILPFS(LinearModelSelector):
         nodes = self.node_limit
         if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, (int, np.integer)) or nodes < 1):
             raise ValueError(f"MILPFS: node_limit must be an integer >= 1 or None, got {self.node_limit!r}")
-        start = time.perf_counter()
+        cpu_deadline = time.process_time() + float(self.time_limit)
+        wall_deadline = time.perf_counter() + WALL_GUARD_FACTOR * float(self.time_limit)
         m = build_model(X, y, self.C, self.B, self.M)
-        if self.lp_first and self._relaxation_is_optimal(m, X.shape[1], self.time_limit - (time.perf_counter() - start)):
+        if self.lp_first and self._relaxation_is_optimal(m, X.shape[1], cpu_deadline, wall_deadline):
             return
-        res, n_nodes = self._solve(m, self.time_limit - (time.perf_counter() - start))
+        res, n_nodes, which = self._solve(m, cpu_deadline, wall_deadline)
+        self._safety_net(which, n_nodes)
         tc = str(res.termination_condition)
         has_solution = res.best_feasible_objective is not None
         if has_solution:
             res.solution_loader.load_vars()
-        status = "ok" if tc.endswith("optimal") else ("time_limit" if "maxTimeLimit" in tc or "time" in tc.lower() else "solver_error")
+        status = "ok" if tc.endswith("optimal") else ("time_limit" if which is not None else "solver_error")
         if tc.endswith("maxIterations") and self.node_limit is not None and n_nodes >= self.node_limit:
             status = "max_iter"
         self.diagnostics_["n_iter"] = n_nodes
@@ -146,3 +191,25 @@ class MILPFS(LinearModelSelector):
         self.support_ = (z > 0.5) & (np.abs(w) > 1e-9)
         self.diagnostics_.update(status=status, objective=float(res.best_feasible_objective), message=tc, route="milp",
                                  bound=None if res.best_objective_bound is None else float(res.best_objective_bound))  # fmt: skip
+
+
+def _cpu_limited_highs():
+    """Pyomo's appsi HiGHS interface whose ``solve`` calls ``check(event)`` at HiGHS's MIP and simplex
+    interrupt callbacks (``event.interrupt()`` stops HiGHS): built on first use (Pyomo imported lazily)."""
+    global _CPU_LIMITED_HIGHS
+    if _CPU_LIMITED_HIGHS is None:
+        from pyomo.contrib.appsi.solvers.highs import Highs
+
+        class CPULimitedHighs(Highs):
+            check = None  # set on the instance (appsi's set_instance calls __init__ again, with its own arguments)
+
+            def _solve(self, timer):
+                self._solver_model.cbMipInterrupt += self.check  # the highspy model set_instance built
+                self._solver_model.cbSimplexInterrupt += self.check
+                return super()._solve(timer)
+
+        _CPU_LIMITED_HIGHS = CPULimitedHighs
+    return _CPU_LIMITED_HIGHS
+
+
+_CPU_LIMITED_HIGHS = None

@@ -55,6 +55,23 @@ def aniso_kernel(A: np.ndarray, gamma: np.ndarray, B: np.ndarray | None = None) 
     return np.exp(-sq_dists(A, gamma, B))
 
 
+def aniso_kernel_into(A: np.ndarray, A2: np.ndarray, gamma: np.ndarray, out: np.ndarray, work: np.ndarray) -> np.ndarray:
+    """:func:`aniso_kernel` (A, gamma) written into ``out`` (n x n), with ``work`` (n x n) as scratch and
+    ``A2`` = A * A: the same operations in the same order on the same values, so the same bits, without
+    allocating the five n x n temporaries of :func:`sq_dists` and :func:`aniso_kernel` (a solver that
+    evaluates the kernel thousands of times at n = 700 spends most of its time there). Returns ``out``."""
+    gamma = np.asarray(gamma, dtype=float)
+    a = A2 @ gamma
+    np.matmul(A * gamma, A.T, out=work)
+    np.add(a[:, None], a[None, :], out=out)
+    work *= 2.0  # exact: 2.0 * ((A * w) @ A.T) of sq_dists
+    out -= work
+    np.maximum(out, 0.0, out=out)
+    np.fill_diagonal(out, 0.0)
+    np.negative(out, out=out)
+    return np.exp(out, out=out)
+
+
 def pair_sqdiff_sums(X: np.ndarray, X2: np.ndarray, W: np.ndarray) -> np.ndarray:
     """q_j = sum_{i,l} W_il (x_ij - x_lj)^2 for symmetric W (length M), via the identity above
     (``X2`` = X * X)."""
