@@ -212,3 +212,42 @@ def test_linear_svm_all_features_counts_nonzero_weights_as_rinaldi_tables_1_2():
     assert rec["n_selected"] == 11 and 5 not in rec["selected"]
     base = run_select_job(X, y, fold, "svm_linear", {}, {**camp, "final_classifier": {"linear": {"C": [1.0]}}}, seed=1)
     assert base["n_selected"] == 12
+
+
+@pytest.mark.parametrize("make", ["fs_svmcp", "svm_linear_own"])
+def test_c_ties_rule_picks_the_smallest_or_the_largest_best_c(make):
+    """Sheet row R13 (Rinaldi & Sciandrone, section 2: "The value of C which gives the lowest cross-validation
+    error rate is selected", no tie rule): ``C_ties`` chooses among the C values whose CV accuracy ties for
+    the best, computed here by a second route (the same folds scored directly). The default keeps the
+    first best in grid order."""
+    from sklearn.model_selection import StratifiedKFold, cross_val_score
+    from sklearn.svm import LinearSVC
+
+    from svmfs.methods.svm_linear_own import LinearSVMAllFeatures
+
+    X, y, _ = mit_example1(n=40, p=6, k0=2, rho=0.0, seed=3)
+    grid = [0.001, 0.01, 0.1, 1.0, 10.0, 100.0]
+    folds = StratifiedKFold(n_splits=3, shuffle=True, random_state=0)
+    scores = np.round([cross_val_score(LinearSVC(C=c, loss="hinge", dual=True, max_iter=10000, random_state=0),
+                                       X, y, cv=folds).mean() for c in grid], 12)  # fmt: skip
+    best = [c for c, s in zip(grid, scores) if s == scores.max()]
+    assert len(best) >= 2  # the data make a tie, so the rule matters
+    cls = FSSVMCP if make == "fs_svmcp" else LinearSVMAllFeatures
+    kw = {"max_iter": 1} if make == "fs_svmcp" else {}  # one step 1: the C of the first SVM
+    assert cls(C_grid=grid, cv=3, **kw).fit(X, y).C_ == best[0]
+    assert cls(C_grid=grid, cv=3, C_ties="smallest", **kw).fit(X, y).C_ == best[0]
+    assert cls(C_grid=grid, cv=3, C_ties="largest", **kw).fit(X, y).C_ == best[-1]
+    with pytest.raises(ValueError, match="C_ties must be one of smallest, largest, got 'middle'"):
+        cls(C_grid=grid, cv=3, C_ties="middle").fit(X, y)
+
+
+def test_fs_svmcp_stopped_by_max_iter_returns_its_last_svm():
+    """Stopped by the safety limit after a removal, FS-SVMCP returns the last step-1 SVM H(w*, b*) on the
+    features that SVM was solved on (section 4.1), not weights of one subspace put on another's indices."""
+    from sklearn.svm import LinearSVC
+
+    X, y, _ = mit_example1(n=40, p=6, k0=2, rho=0.0, seed=3)
+    sel = FSSVMCP(C_grid=[1.0], max_iter=1).fit(X, y)
+    assert sel.diagnostics_["status"] == "max_iter" and sel.diagnostics_["path"][0]["n_hat"] < 6
+    ref = LinearSVC(C=1.0, loss="hinge", dual=True, max_iter=10000, random_state=0).fit(X, y)
+    assert np.allclose(sel.weights_, ref.coef_.ravel()) and np.isclose(sel.intercept_, ref.intercept_[0])
