@@ -251,3 +251,30 @@ def test_fs_svmcp_stopped_by_max_iter_returns_its_last_svm():
     assert sel.diagnostics_["status"] == "max_iter" and sel.diagnostics_["path"][0]["n_hat"] < 6
     ref = LinearSVC(C=1.0, loss="hinge", dual=True, max_iter=10000, random_state=0).fit(X, y)
     assert np.allclose(sel.weights_, ref.coef_.ravel()) and np.isclose(sel.intercept_, ref.intercept_[0])
+
+
+def test_fs_svmcp_svm_rows_I_fits_step_1_on_the_previous_set_I_only():
+    """Sheet row R31: problem (14) as printed penalizes "C sum_{i in I} xi^i", I from step 2 of the previous
+    iteration (every point at the first). With ``svm_rows="I"`` the second step-1 SVM equals an SVM fitted on
+    the rows the first iteration kept in I (a point outside I has a free slack); the default fits all rows."""
+    from sklearn.svm import LinearSVC
+
+    X, y, _ = mit_example1(n=60, p=8, k0=2, rho=0.0, seed=5)
+    y = y.copy()
+    y[:6] = -y[:6]  # label noise: the first SVM misclassifies some points, so I is a proper subset
+    svm = lambda: LinearSVC(C=1.0, loss="hinge", dual=True, max_iter=10000, random_state=0)  # noqa: E731
+    first = svm().fit(X, y)
+    in_I = np.maximum(0.0, 1.0 - y * first.decision_function(X)) < 1
+    assert 0 < np.sum(~in_I)
+    runs = {r: FSSVMCP(C_grid=[1.0], svm_rows=r, max_iter=2).fit(X, y) for r in ("all", "I")}
+    path = runs["I"].diagnostics_["path"]
+    assert path[0]["n_rows"] == int(in_I.sum()) and path[0]["n_hat"] < 8 and len(path) == 2
+    kept = np.flatnonzero(runs["I"].weights_ != 0)
+    assert len(kept) == path[1]["n_active"]
+    second_I = svm().fit(X[in_I][:, kept], y[in_I])
+    second_all = svm().fit(X[:, kept], y)
+    assert np.allclose(runs["I"].weights_[kept], second_I.coef_.ravel())
+    assert np.allclose(runs["all"].weights_[kept], second_all.coef_.ravel())
+    assert not np.allclose(second_I.coef_, second_all.coef_)
+    with pytest.raises(ValueError, match="svm_rows must be one of all, I, got 'none'"):
+        FSSVMCP(C_grid=[1.0], svm_rows="none").fit(X, y)
