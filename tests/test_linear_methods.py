@@ -238,3 +238,69 @@ def test_linear_svm_all_features_counts_nonzero_weights_as_rinaldi_tables_1_2():
     assert rec["n_selected"] == 11 and 5 not in rec["selected"]
     base = run_select_job(X, y, fold, "svm_linear", {}, {**camp, "final_classifier": {"linear": {"C": [1.0]}}}, seed=1)
     assert base["n_selected"] == 12
+
+
+@pytest.mark.parametrize("make", ["fs_svmcp", "svm_linear_own"])
+def test_c_ties_rule_picks_the_smallest_or_the_largest_best_c(make):
+    """Sheet row R13 (Rinaldi & Sciandrone, section 2: "The value of C which gives the lowest cross-validation
+    error rate is selected", no tie rule): ``C_ties`` chooses among the C values whose CV accuracy ties for
+    the best, computed here by a second route (the same folds scored directly). The default keeps the
+    first best in grid order."""
+    from sklearn.model_selection import StratifiedKFold, cross_val_score
+    from sklearn.svm import LinearSVC
+
+    from svmfs.methods.svm_linear_own import LinearSVMAllFeatures
+
+    X, y, _ = mit_example1(n=40, p=6, k0=2, rho=0.0, seed=3)
+    grid = [0.001, 0.01, 0.1, 1.0, 10.0, 100.0]
+    folds = StratifiedKFold(n_splits=3, shuffle=True, random_state=0)
+    scores = np.round([cross_val_score(LinearSVC(C=c, loss="hinge", dual=True, max_iter=10000, random_state=0),
+                                       X, y, cv=folds).mean() for c in grid], 12)  # fmt: skip
+    best = [c for c, s in zip(grid, scores) if s == scores.max()]
+    assert len(best) >= 2  # the data make a tie, so the rule matters
+    cls = FSSVMCP if make == "fs_svmcp" else LinearSVMAllFeatures
+    kw = {"max_iter": 1} if make == "fs_svmcp" else {}  # one step 1: the C of the first SVM
+    assert cls(C_grid=grid, cv=3, **kw).fit(X, y).C_ == best[0]
+    assert cls(C_grid=grid, cv=3, C_ties="smallest", **kw).fit(X, y).C_ == best[0]
+    assert cls(C_grid=grid, cv=3, C_ties="largest", **kw).fit(X, y).C_ == best[-1]
+    with pytest.raises(ValueError, match="C_ties must be one of smallest, largest, got 'middle'"):
+        cls(C_grid=grid, cv=3, C_ties="middle").fit(X, y)
+
+
+def test_fs_svmcp_stopped_by_max_iter_returns_its_last_svm():
+    """Stopped by the safety limit after a removal, FS-SVMCP returns the last step-1 SVM H(w*, b*) on the
+    features that SVM was solved on (section 4.1), not weights of one subspace put on another's indices."""
+    from sklearn.svm import LinearSVC
+
+    X, y, _ = mit_example1(n=40, p=6, k0=2, rho=0.0, seed=3)
+    sel = FSSVMCP(C_grid=[1.0], max_iter=1).fit(X, y)
+    assert sel.diagnostics_["status"] == "max_iter" and sel.diagnostics_["path"][0]["n_hat"] < 6
+    ref = LinearSVC(C=1.0, loss="hinge", dual=True, max_iter=10000, random_state=0).fit(X, y)
+    assert np.allclose(sel.weights_, ref.coef_.ravel()) and np.isclose(sel.intercept_, ref.intercept_[0])
+
+
+def test_fs_svmcp_svm_rows_I_fits_step_1_on_the_previous_set_I_only():
+    """Sheet row R31: problem (14) as printed penalizes "C sum_{i in I} xi^i", I from step 2 of the previous
+    iteration (every point at the first). With ``svm_rows="I"`` the second step-1 SVM equals an SVM fitted on
+    the rows the first iteration kept in I (a point outside I has a free slack); the default fits all rows."""
+    from sklearn.svm import LinearSVC
+
+    X, y, _ = mit_example1(n=60, p=8, k0=2, rho=0.0, seed=5)
+    y = y.copy()
+    y[:6] = -y[:6]  # label noise: the first SVM misclassifies some points, so I is a proper subset
+    svm = lambda: LinearSVC(C=1.0, loss="hinge", dual=True, max_iter=10000, random_state=0)  # noqa: E731
+    first = svm().fit(X, y)
+    in_I = np.maximum(0.0, 1.0 - y * first.decision_function(X)) < 1
+    assert 0 < np.sum(~in_I)
+    runs = {r: FSSVMCP(C_grid=[1.0], svm_rows=r, max_iter=2).fit(X, y) for r in ("all", "I")}
+    path = runs["I"].diagnostics_["path"]
+    assert path[0]["n_rows"] == int(in_I.sum()) and path[0]["n_hat"] < 8 and len(path) == 2
+    kept = np.flatnonzero(runs["I"].weights_ != 0)
+    assert len(kept) == path[1]["n_active"]
+    second_I = svm().fit(X[in_I][:, kept], y[in_I])
+    second_all = svm().fit(X[:, kept], y)
+    assert np.allclose(runs["I"].weights_[kept], second_I.coef_.ravel())
+    assert np.allclose(runs["all"].weights_[kept], second_all.coef_.ravel())
+    assert not np.allclose(second_I.coef_, second_all.coef_)
+    with pytest.raises(ValueError, match="svm_rows must be one of all, I, got 'none'"):
+        FSSVMCP(C_grid=[1.0], svm_rows="none").fit(X, y)

@@ -4,7 +4,8 @@ plain Frank-Wolfe method with unit stepsize on problem (16) (section 3).
 
 Step 1: the SVM (14) (hinge loss, L2; LinearSVC as the paper's LIBLINEAR) on the active features,
 C chosen by an inner stratified CV over ``C_grid`` at every iteration (section 5.1; on the data
-passed to ``fit`` only). Step 2: I = {i : xi*_i < 1} (the points the SVM classifies correctly),
+passed to ``fit`` only); by default every training point's slack is penalized, as in (5) (``svm_rows``:
+(14) as printed penalizes only those of the previous iteration's I). Step 2: I = {i : xi*_i < 1} (the points the SVM classifies correctly),
 z* = |w*|, and a vertex solution of the LP (15), min grad F(z*).z s.t. y_i(w.x_i + b) >= 1 (i in I),
 -z <= w <= z, by HiGHS's dual simplex. If ||w_hat||_0 < ||w*||_0 the features with w_hat_j = 0 are
 removed and the algorithm repeats; otherwise it returns the SVM of step 1.
@@ -32,14 +33,31 @@ def _svm(C, max_iter):
     return LinearSVC(C=C, loss="hinge", dual=True, max_iter=max_iter, random_state=0)
 
 
-def _tuned_svm(X, y, C_grid, cv, seed, max_iter):
-    """Step 1: linear SVM with C by stratified k-fold CV (first best C in grid order)."""
+#: Tie rules of the C choice (``C_ties``). The paper names none: "The value of C which gives the lowest
+#: cross-validation error rate is selected" (section 2); protocol sheet row R13.
+C_TIE_RULES = ("smallest", "largest")
+
+#: Whose slacks the step-1 SVM penalizes (``svm_rows``): "all" training points, as problem (5) of section 2
+#: (every campaign's), or "I", problem (14) as printed: "C sum_{i in I} xi^i" (sheet row R31).
+SVM_ROWS = ("all", "I")
+
+
+def _tuned_svm(X, y, C_grid, cv, seed, max_iter, C_ties="smallest"):
+    """Step 1: linear SVM with C by stratified k-fold CV (section 2: the lowest CV error rate).
+
+    Ties in CV accuracy: ``C_ties="smallest"`` takes the first best C in grid order (the smallest C of an
+    ascending grid, every campaign's); ``"largest"`` the largest C among the best."""
+    if C_ties not in C_TIE_RULES:
+        raise ValueError(f"C_ties must be one of {', '.join(C_TIE_RULES)}, got {C_ties!r}")
     if len(C_grid) == 1:
         C = C_grid[0]
     else:
         folds = StratifiedKFold(n_splits=min(cv, int(min(np.sum(y > 0), np.sum(y < 0)))), shuffle=True, random_state=seed)
-        scores = [cross_val_score(_svm(C, max_iter), X, y, cv=folds).mean() for C in C_grid]
-        C = C_grid[int(np.argmax(np.round(scores, 12)))]
+        scores = np.round([cross_val_score(_svm(C, max_iter), X, y, cv=folds).mean() for C in C_grid], 12)
+        if C_ties == "smallest":
+            C = C_grid[int(np.argmax(scores))]
+        else:
+            C = max(c for c, s in zip(C_grid, scores) if s == scores.max())
     svm = _svm(C, max_iter).fit(X, y)
     return svm, C
 
@@ -48,8 +66,11 @@ class _ConcaveBase(LinearModelSelector):
     """Shared parameters (documented on FSSVMCP) and the LP step of FS-SVMCP and FW1."""
 
     def __init__(self, C_grid=DEFAULT_C_GRID, concave="inverse", eps=1e-6, p=1.0, alpha=5.0, cv=5,
-                 zero_tol=1e-8, max_iter=100, svm_max_iter=10000, random_state=0):  # fmt: skip
+                 zero_tol=1e-8, max_iter=100, svm_max_iter=10000, random_state=0, C_ties="smallest",
+                 svm_rows="all"):  # fmt: skip
         self.C_grid = C_grid
+        self.C_ties = C_ties
+        self.svm_rows = svm_rows
         self.concave = concave
         self.eps = eps
         self.p = p
@@ -81,6 +102,16 @@ class FSSVMCP(_ConcaveBase):
         Their parameters (eps = 1e-6 and p = 1 for (11); alpha for (8)).
     cv : int
         Folds of the inner CV choosing C.
+    C_ties : {"smallest", "largest"}
+        Which C wins a tie in CV accuracy: the first best in grid order (default; the smallest C of an
+        ascending grid) or the largest best C (the paper names no rule; sheet row R13).
+    svm_rows : {"all", "I"}
+        Whose slacks the step-1 SVM penalizes. "all" (default): every training point, the SVM (5) of
+        section 2 on the active features. "I": problem (14) as printed, "C sum_{i in I} xi^i" with the
+        constraints on every point: I is the set of step 2 of the previous iteration (every point at the
+        first), so the SVM and its CV choosing C are fitted on the rows of I only (a point outside I has a
+        free slack, hence no influence); step 2 then takes I = {i : xi*_i < 1} over all N points, xi*_i
+        the smallest feasible slack max(0, 1 - y_i(w*.x_i + b*)). Sheet row R31.
     zero_tol : float
         Relative tolerance below which a component of w_hat counts as zero.
     max_iter : int
@@ -91,11 +122,15 @@ class FSSVMCP(_ConcaveBase):
 
     def _fit(self, X, y):
         check_concave(self.concave, self.eps, self.p, self.alpha)
+        if self.svm_rows not in SVM_ROWS:
+            raise ValueError(f"svm_rows must be one of {', '.join(SVM_ROWS)}, got {self.svm_rows!r}")
         active = np.arange(X.shape[1])
+        fit_rows = np.arange(X.shape[0])  # the rows whose slacks step 1 penalizes: all at the first iteration
         path, status = [], "max_iter"
         for it in range(1, self.max_iter + 1):
-            Xa = X[:, active]
-            svm, C = _tuned_svm(Xa, y, list(self.C_grid), self.cv, self.random_state, self.svm_max_iter)
+            svm_active, Xa = active, X[:, active]  # the features of this iteration's step-1 SVM
+            svm, C = _tuned_svm(Xa[fit_rows], y[fit_rows], list(self.C_grid), self.cv, self.random_state,
+                                self.svm_max_iter, self.C_ties)  # fmt: skip
             w_star, b_star = svm.coef_.ravel(), float(svm.intercept_[0])
             xi = np.maximum(0.0, 1.0 - y * (Xa @ w_star + b_star))
             rows = np.flatnonzero(xi < 1)
@@ -108,9 +143,11 @@ class FSSVMCP(_ConcaveBase):
                 status = "ok" if lp.status == "ok" else lp.status
                 break
             active = active[~self._zero(lp.w)]
+            if self.svm_rows == "I" and np.unique(y[rows]).size == 2:  # one class left: keep the last rows
+                fit_rows = rows
         self.n_iter_ = it
         self.weights_ = np.zeros(X.shape[1])
-        self.weights_[active] = w_star
+        self.weights_[svm_active] = w_star  # at max_iter, the last SVM's features (before the last removal)
         self.intercept_ = b_star
         self.C_ = C
         self.support_ = self.weights_ != 0
@@ -128,7 +165,7 @@ class FW1(_ConcaveBase):
 
     def _fit(self, X, y):
         check_concave(self.concave, self.eps, self.p, self.alpha)
-        svm, C = _tuned_svm(X, y, list(self.C_grid), self.cv, self.random_state, self.svm_max_iter)
+        svm, C = _tuned_svm(X, y, list(self.C_grid), self.cv, self.random_state, self.svm_max_iter, self.C_ties)
         w, b = svm.coef_.ravel(), float(svm.intercept_[0])
         rows = np.flatnonzero(np.maximum(0.0, 1.0 - y * (X @ w + b)) < 1)
         z = np.abs(w)

@@ -13,19 +13,20 @@ from .fs_svmcp import DEFAULT_C_GRID, _tuned_svm
 
 class LinearSVMAllFeatures(LinearModelSelector):
     """The linear SVM (14) on all features, C by ``cv``-fold CV over ``C_grid`` ("The value of C which
-    gives the lowest cross-validation error rate is selected", section 2; first best in grid order), by
+    gives the lowest cross-validation error rate is selected", section 2; ties by ``C_ties``), by
     the same solver as FS-SVMCP's step 1 (LIBLINEAR's hinge loss). ``support_`` marks w*_j != 0, so a
     feature the SVM gives no weight (a column constant at zero on the training side) is not counted:
     Tables 1-2's ||w*||_0 (ionosphere 33.0 of 34 columns)."""
 
-    def __init__(self, C_grid=DEFAULT_C_GRID, cv=5, svm_max_iter=10000, random_state=0):
+    def __init__(self, C_grid=DEFAULT_C_GRID, cv=5, svm_max_iter=10000, random_state=0, C_ties="smallest"):
         self.C_grid = C_grid
+        self.C_ties = C_ties  # tie rule of the C choice, as FSSVMCP's (sheet row R13)
         self.cv = cv
         self.svm_max_iter = svm_max_iter
         self.random_state = random_state
 
     def _fit(self, X, y):
-        svm, self.C_ = _tuned_svm(X, y, list(self.C_grid), self.cv, self.random_state, self.svm_max_iter)
+        svm, self.C_ = _tuned_svm(X, y, list(self.C_grid), self.cv, self.random_state, self.svm_max_iter, self.C_ties)
         self.weights_ = svm.coef_.ravel().copy()
         self.intercept_ = float(svm.intercept_[0])
         self.support_ = self.weights_ != 0
