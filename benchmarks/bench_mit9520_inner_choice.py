@@ -1,0 +1,187 @@
+"""Issue 35: what the inner CV of the mit9520 paper campaign chose for the Table 2-3 gaps in the number of
+features, and what the sheet's departures M11 and M18 (docs/protocols/mit9520.md) would have chosen instead.
+
+For each job of ``reproduction/mit9520_paper/records.parquet`` in the given (setting, method) pairs, rebuilds
+the job's data and split through the workflow (``WORKDIR/results``, once), recomputes its inner-CV scores
+(:func:`svmfs.protocol.select_job.run_inner_folds`, every inner fold, 1 BLAS thread) and reads four choices
+off the same score table:
+
+- ``campaign``: the campaign's rule (:func:`svmfs.protocol.tuning.choose_candidate`: best mean inner accuracy
+  over (selector point, kept count, final C), ties to the smaller mean support over the inner folds, then the
+  earlier candidate); checked against the committed record's ``selector_params`` and ``final_params``;
+- ``M18``: the classifier scored is the SVM the elimination ends with (sec. 4.1: "1. SVM RFE ... 3. 1-norm RFE
+  by polishing ... with SVM-RFE"): only the candidates whose final C equals the selector's C (the RFE's last
+  SVM is libsvm's linear SVM at that C on the k features kept, the same fit as the refitted SVC at that C);
+  the same ranking rule;
+- ``M11``: the campaign's candidates, ties in mean inner accuracy resolved as sec. 4.1 says: "by computing
+  the estimator on the whole training set and keeping the one with smallest support" (SVM-RFE: the support
+  is the kept count; 1-norm RFE: refitted per tied C, the count capped by the 1-norm support), ties left to
+  the earlier candidate;
+- ``M18+M11``: both.
+
+Each choice is then fitted on the whole training side (the job's step 4) and scored on its test side by the
+final classifier, its C re-tuned by inner CV on the features kept as the job's step 5 does (M18: the selector's C,
+nothing re-tuned): its number of features and test error.
+Prints per job and per setting (mean, sd and the 95 % t interval over the 5 draws, as the report's).
+
+Usage: PYTHONPATH=src python benchmarks/bench_mit9520_inner_choice.py WORKDIR [--pairs ex3_rho02:svm_rfe ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+FOLDER = ROOT / "reproduction" / "mit9520_paper"
+PAIRS = ("ex2_rho02:l1_rfe", "ex3_rho02:svm_rfe", "ex3_rho08:svm_rfe", "ex3_rho08:l1_rfe")
+RULES = ("campaign", "M18", "M11", "M18+M11")
+
+
+def _table(scores: dict, keep=None) -> list[tuple]:
+    """(order, si, k, fi, mean accuracy, mean features) per candidate, in choose_candidate's order;
+    ``keep(si, fi)``: the candidates kept."""
+    acc, nf = {}, {}
+    for k_fold in sorted(scores, key=int):
+        for si, k, fi, a, n in scores[k_fold]:
+            if keep is None or keep(si, fi):
+                acc.setdefault((si, k, fi), []).append(a)
+                nf.setdefault((si, k, fi), []).append(n)
+    return [(o, *key, float(np.mean(acc[key])), float(np.mean(nf[key]))) for o, key in enumerate(acc)]
+
+
+def _choose(table, refit_size=None):
+    """The best mean accuracy; ties to the smaller mean inner support (``refit_size(si, k)`` None) or to the
+    smaller support refitted on the whole training side, then the earlier candidate. Returns (row, ties)."""
+    best = max(round(r[4], 12) for r in table)
+    tied = [r for r in table if round(r[4], 12) == best]
+    size = (lambda r: r[5]) if refit_size is None else (lambda r: refit_size(r[1], r[2]))
+    return min(tied, key=lambda r: (size(r), r[0])), tied
+
+
+def _ci(values):
+    v = np.asarray(values, dtype=float)
+    from scipy import stats
+
+    half = stats.t.ppf(0.975, len(v) - 1) * v.std(ddof=1) / math.sqrt(len(v)) if len(v) > 1 else math.nan
+    return v.mean(), v.std(ddof=1), v.mean() - half, v.mean() + half
+
+
+def run(workdir: Path, pairs) -> None:
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(1)
+    import pandas as pd
+    import yaml
+
+    from svmfs.config import job_campaign_config, job_method_config, method_settings
+    from svmfs.data.canonical import load_dataset
+    from svmfs.protocol.classifiers import final_grid, fit_predict
+    from svmfs.protocol.method_plan import selector_factory
+    from svmfs.protocol.normalize import normalize_fold
+    from svmfs.protocol.seeds import job_seed
+    from svmfs.protocol.select_job import _job_plan, run_inner_folds
+    from svmfs.protocol.tuning import candidates, choose_candidate, inner_cv, tune_final
+    from svmfs.reproduce.jobs import run_workflow, validated
+    from svmfs.yamlio import load_yaml_file
+
+    records = pd.read_parquet(FOLDER / "records.parquet")
+    want = [tuple(p.split(":")) for p in pairs]
+    jobs = records[[(g, m) in want for g, m in zip(records["dataset_group"], records["method"])]].sort_values(["dataset_group", "method", "dataset"])
+    cfg = dict(load_yaml_file(FOLDER / "config.yaml"))
+    cfg["results_dir"] = str(workdir / "results")
+    cfg["raw_dir"] = str(ROOT / "data" / "raw")
+    res = workdir / "results" / cfg["campaign"]
+    targets = sorted({str(res / sub / f"{d}{ext}") for d in jobs["dataset"] for sub, ext in (("datasets", ".npz"), ("splits", ".json"))})
+    if not all(Path(t).exists() for t in targets):
+        workdir.mkdir(parents=True, exist_ok=True)
+        (workdir / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
+        run_workflow(workdir, workdir / "config.yaml", *targets, cores=1, failure="bench: the data rule failed")
+    config = validated(cfg)
+    print(f"{time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}; load {os.getloadavg()}; code {__import__('svmfs').__file__}", flush=True)
+    out: dict[tuple, dict[str, list]] = {}
+    for _, job in jobs.iterrows():
+        d, m, s, f = str(job["dataset"]), str(job["method"]), str(job["setting"]), int(job["fold"])
+        ds = load_dataset(res / "datasets" / f"{d}.npz", res / "datasets" / f"{d}.json")
+        fold = json.loads((res / "splits" / f"{d}.json").read_text())["folds"][f]
+        mcfg, camp = job_method_config(config, d, m), job_campaign_config(config, d, m)
+        seed = job_seed(config["seed"], d, f, m, s)
+        setting = method_settings(mcfg)[s]
+        cache = workdir / "scores" / f"{d}_{m}_{s}_{f}.json"
+        t0 = time.process_time()
+        if cache.exists():
+            scores = json.loads(cache.read_text())
+        else:
+            scores = run_inner_folds(ds.X, ds.y, fold, m, mcfg, camp, seed, range(int(camp["inner_cv"]["n_splits"])), setting)
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            cache.write_text(json.dumps(scores))
+        cpu = time.process_time() - t0
+        spec, cls, grid, fixed, final_kind, final_cfg = _job_plan(m, mcfg, setting, None, camp)
+        norm = camp["normalization"]
+        train, test = np.asarray(fold["train"]), np.asarray(fold["test"])
+        Xtr, Xte, _ = normalize_fold(ds.X, train, test, norm["method"], norm.get("scope", "fold"))
+        ytr, yte = ds.y[train], ds.y[test]
+        make = selector_factory(cls, fixed, seed)
+        sel_points, sizes = candidates(make, grid, spec.truncation, Xtr)
+        fin_points = final_grid(final_kind, final_cfg)
+        check = choose_candidate(make, grid, spec.truncation, final_kind, final_cfg, Xtr, scores)
+        recorded = json.loads(job["selector_params"]), json.loads(job["final_params"])
+        same = all(recorded[0].get(k) == v for k, v in check.selector_params.items())
+        cv = inner_cv(ytr, int(camp["inner_cv"]["n_splits"]), seed)
+        fitted: dict[int, object] = {}
+
+        def selector(si):
+            if si not in fitted:
+                fitted[si] = make(**sel_points[si], **{spec.truncation: None}).fit(Xtr, ytr)
+            return fitted[si]
+
+        def refit_size(si, k):
+            if cls.__name__ == "SVMRFE":  # a fixed-size elimination keeps k features (k <= p)
+                return min(int(k), Xtr.shape[1])
+            return int(selector(si).support_for_size(k).sum())
+
+        own = lambda si, fi: fin_points[fi]["C"] == sel_points[si]["C"]  # noqa: E731
+        tables = {"campaign": _table(scores), "M18": _table(scores, own)}
+        line = []
+        for rule in RULES:
+            table = tables["M18" if rule.startswith("M18") else "campaign"]
+            row, tied = _choose(table, refit_size if rule.endswith("M11") else None)
+            _, si, k, fi, acc, _ = row
+            sup = selector(si).support_for_size(k)
+            # the job's step 5 re-tunes the final C on the features kept; M18 scores the RFE's last SVM (its C)
+            fp = fin_points[fi] if rule.startswith("M18") else tune_final(final_kind, final_cfg, Xtr, ytr, sup, cv, selector(si))["params"]
+            pred, _ = fit_predict(final_kind, fp, final_cfg, Xtr, ytr, Xte, sup, selector(si))
+            err = 100.0 * float(np.mean(pred != yte))
+            ks = sorted({r[2] for r in tied})
+            slot = out.setdefault((str(job["dataset_group"]), m), {})
+            slot.setdefault(rule, []).append((int(sup.sum()), err))
+            line.append(f"{rule}: C {sel_points[si]['C']:g}{' step ' + str(sel_points[si]['step']) if 'step' in sel_points[si] else ''} "
+                        f"k {k} final C {fp['C']:g} inner {acc:.3f} ties {len(tied)} (k {ks[0]}-{ks[-1]}) -> {int(sup.sum())} features, "
+                        f"test error {err:.0f}")  # fmt: skip
+        print(f"{d}/{m}: inner scores cpu {cpu:.0f} s; campaign rule reproduces the record's selector_params: {same}; committed n_selected "
+              f"{int(job['n_selected'])}, test error {100 * (1 - float(job['test_accuracy'])):.0f}\n    " + "\n    ".join(line), flush=True)  # fmt: skip
+    print("\nPer setting (5 draws): mean (sd) [95 % t interval] of the number of features and of the test error (%)")
+    for (g, m), by_rule in out.items():
+        for rule in RULES:
+            n = _ci([v[0] for v in by_rule[rule]])
+            e = _ci([v[1] for v in by_rule[rule]])
+            print(f"{g} {m} {rule}: features {n[0]:.2f} ({n[1]:.2f}) [{n[2]:.2f}, {n[3]:.2f}]; "
+                  f"test error {e[0]:.2f} ({e[1]:.2f}) [{e[2]:.2f}, {e[3]:.2f}]")  # fmt: skip
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("workdir", type=Path)
+    ap.add_argument("--pairs", nargs="+", default=list(PAIRS), help="setting:method pairs of mit9520_paper")
+    a = ap.parse_args()
+    run(a.workdir, a.pairs)
+
+
+if __name__ == "__main__":
+    main()
