@@ -78,7 +78,6 @@ def run(workdir: Path, pairs) -> None:
 
     threadpool_limits(1)
     import pandas as pd
-    import yaml
 
     from svmfs.config import job_campaign_config, job_method_config, method_settings
     from svmfs.data.canonical import load_dataset
@@ -88,21 +87,14 @@ def run(workdir: Path, pairs) -> None:
     from svmfs.protocol.seeds import job_seed
     from svmfs.protocol.select_job import _job_plan, run_inner_folds
     from svmfs.protocol.tuning import candidates, choose_candidate, inner_cv, tune_final
-    from svmfs.reproduce.jobs import run_workflow, validated
+    from svmfs.reproduce.check import prepare_job_data
+    from svmfs.reproduce.jobs import validated
     from svmfs.yamlio import load_yaml_file
 
     records = pd.read_parquet(FOLDER / "records.parquet")
     want = [tuple(p.split(":")) for p in pairs]
     jobs = records[[(g, m) in want for g, m in zip(records["dataset_group"], records["method"])]].sort_values(["dataset_group", "method", "dataset"])
-    cfg = dict(load_yaml_file(FOLDER / "config.yaml"))
-    cfg["results_dir"] = str(workdir / "results")
-    cfg["raw_dir"] = str(ROOT / "data" / "raw")
-    res = workdir / "results" / cfg["campaign"]
-    targets = sorted({str(res / sub / f"{d}{ext}") for d in jobs["dataset"] for sub, ext in (("datasets", ".npz"), ("splits", ".json"))})
-    if not all(Path(t).exists() for t in targets):
-        workdir.mkdir(parents=True, exist_ok=True)
-        (workdir / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
-        run_workflow(workdir, workdir / "config.yaml", *targets, cores=1, failure="bench: the data rule failed")
+    cfg, res = prepare_job_data(dict(load_yaml_file(FOLDER / "config.yaml")), jobs["dataset"], workdir)
     config = validated(cfg)
     print(f"{time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}; load {os.getloadavg()}; code {__import__('svmfs').__file__}", flush=True)
     out: dict[tuple, dict[str, list]] = {}

@@ -35,7 +35,6 @@ def run(workdir: Path, out: Path, k: int, seed: int, methods, prepare_only: bool
 
     threadpool_limits(1)
     import pandas as pd
-    import yaml
 
     from svmfs.config import job_campaign_config, job_method_config, method_settings
     from svmfs.data.canonical import load_dataset
@@ -43,21 +42,14 @@ def run(workdir: Path, out: Path, k: int, seed: int, methods, prepare_only: bool
     from svmfs.protocol.select_job import run_select_job
     from svmfs.reproduce.check import sample_jobs
     from svmfs.reproduce.compare import compare_jobs
-    from svmfs.reproduce.jobs import run_workflow, validated
+    from svmfs.reproduce.check import prepare_job_data
+    from svmfs.reproduce.jobs import validated
     from svmfs.results.record import flat_row
     from svmfs.yamlio import load_yaml_file
 
     records = pd.read_parquet(FOLDER / "records.parquet")
     jobs = pd.concat([sample_jobs(records[records["method"] == m], k, seed) for m in methods], ignore_index=True)
-    cfg = dict(load_yaml_file(FOLDER / "config.yaml"))
-    cfg["results_dir"] = str(workdir / "results")
-    cfg["raw_dir"] = str(ROOT / "data" / "raw")
-    res = workdir / "results" / cfg["campaign"]
-    targets = sorted({str(res / sub / f"{d}{ext}") for d in jobs["dataset"] for sub, ext in (("datasets", ".npz"), ("splits", ".json"))})
-    if not all(Path(t).exists() for t in targets):
-        workdir.mkdir(parents=True, exist_ok=True)
-        (workdir / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
-        run_workflow(workdir, workdir / "config.yaml", *targets, cores=1, failure="bench: the data rule failed")
+    cfg, res = prepare_job_data(dict(load_yaml_file(FOLDER / "config.yaml")), jobs["dataset"], workdir)
     if prepare_only:
         return
     config = validated(cfg)

@@ -81,6 +81,14 @@ def rerun_jobs(config: dict, jobs: pd.DataFrame, workdir: Path, cores: int = 2, 
     """Run the given select jobs through the workflow (Snakemake) in ``workdir``; their new records."""
     from ..results.record import read_records
 
+    cfg, out = _scratch_config(config, workdir, mirror, raw_dir)
+    targets = [str(job_path(out, r)) for _, r in jobs.iterrows()]
+    run_workflow(workdir, workdir / "config.yaml", *targets, cores=cores, failure="check: the rerun failed")
+    return read_records(targets)
+
+
+def _scratch_config(config: dict, workdir: Path, mirror: str | None = None, raw_dir: str | None = None) -> tuple[dict, Path]:
+    """``config`` with its results in ``workdir`` (written to ``workdir/config.yaml``) and its results folder."""
     workdir.mkdir(parents=True, exist_ok=True)
     cfg = dict(config)
     cfg["results_dir"] = str(workdir / "results")
@@ -88,7 +96,15 @@ def rerun_jobs(config: dict, jobs: pd.DataFrame, workdir: Path, cores: int = 2, 
     if mirror:
         cfg["mirror"] = mirror
     (workdir / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
-    out = workdir / "results" / cfg.get("campaign", "default")
-    targets = [str(job_path(out, r)) for _, r in jobs.iterrows()]
-    run_workflow(workdir, workdir / "config.yaml", *targets, cores=cores, failure="check: the rerun failed")
-    return read_records(targets)
+    return cfg, workdir / "results" / cfg.get("campaign", "default")
+
+
+def prepare_job_data(config: dict, datasets, workdir: Path, cores: int = 1) -> tuple[dict, Path]:
+    """The canonical datasets and outer splits of ``datasets`` built through the workflow in ``workdir`` (not
+    again where present), for benchmarks that rerun parts of committed select jobs by hand: the scratch
+    config and its results folder."""
+    cfg, res = _scratch_config(config, workdir)
+    targets = sorted({str(res / sub / f"{d}{ext}") for d in datasets for sub, ext in (("datasets", ".npz"), ("splits", ".json"))})
+    if not all(Path(t).exists() for t in targets):
+        run_workflow(workdir, workdir / "config.yaml", *targets, cores=cores, failure="bench: the data rule failed")
+    return cfg, res
