@@ -36,15 +36,12 @@ def _float(v) -> float:
 
 
 def _explains(published: float, ours: float, dep: float, lo: float, hi: float) -> bool:
-    """The audits' rule: the published value inside the departure's interval and our mean moved at least
-    half-way to it (a number, not a feature list)."""
-    from .reproduction import EXPLAINED_FRACTION
+    """The audits' rule (:func:`svmfs.analysis.reproduction.moves_half_way`), for a number, not a feature list."""
+    from .reproduction import moves_half_way
 
     if not all(map(math.isfinite, (published, ours, dep, lo, hi))):
         return False
-    gap, change = published - ours, dep - ours
-    tol = 1e-9 * max(1.0, abs(gap))
-    return lo - tol <= published <= hi + tol and change * math.copysign(1.0, gap) >= EXPLAINED_FRACTION * abs(gap) - tol
+    return moves_half_way(published, lo, hi, dep - ours, published - ours)
 
 
 def departure_rows(merged: pd.DataFrame, measuring: list[tuple[str, pd.DataFrame, dict]],

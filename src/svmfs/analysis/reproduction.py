@@ -233,6 +233,13 @@ def _audited(e: dict, r) -> tuple[float, float, float]:
 EXPLAINED_FRACTION = 0.5
 
 
+def moves_half_way(target: float, lo: float, hi: float, change: float, gap: float) -> bool:
+    """The rule by which a measured protocol (an audit, or a departure campaign: ``analysis.departures``)
+    explains a gap: its 95 % interval [lo, hi] holds the published ``target`` and it moves our mean
+    (``change``) at least :data:`EXPLAINED_FRACTION` of the ``gap`` toward it."""
+    return lo <= target <= hi and change * np.sign(gap) >= EXPLAINED_FRACTION * abs(gap) - 1e-9 * max(1.0, abs(gap))
+
+
 def _nested_mean(e: dict, r, optimism: pd.DataFrame) -> float:
     """The nested row's mean (accuracy in percent or features kept) beside audit row ``r``; NaN if absent."""
     col = "n_selected_mean" if e["metric"] == "n_selected" else "accuracy_mean"
@@ -264,7 +271,7 @@ def _audit_explanation(e: dict, setting, optimism: pd.DataFrame | None, ours: fl
     for r in rows.itertuples():
         mean, lo, hi = _audited(e, r)
         change, gap = _audit_change(e, r, optimism, ours)
-        if lo <= target <= hi and change * np.sign(gap) >= EXPLAINED_FRACTION * abs(gap) - 1e-9 * max(1.0, abs(gap)):
+        if moves_half_way(target, lo, hi, change, gap):
             cause = AUDIT_CAUSES.get(r.protocol, r.protocol)
             unit = " features" if e["metric"] == "n_selected" else ""
             return f"{cause} ({change:+.1f}{unit} measured, {r.protocol})"

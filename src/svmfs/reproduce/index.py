@@ -68,11 +68,11 @@ def _index_body(campaigns) -> list[str]:
     from ..analysis.protocol_comparison import side_by_side, side_by_side_markdown
     from ..analysis.reproduction import RULE, published, scorecard, unexplained_markdown, verdict_kind
 
-    from ..analysis.departures import departures_markdown
+    from ..analysis.departures import departures_markdown, measures
 
     out = []
-    judging = [c for c in campaigns if not c[2]["protocol"].get("measures")]
-    merged, departures = merged_verdicts(judging, [c for c in campaigns if c[2]["protocol"].get("measures")],
+    judging = [c for c in campaigns if not measures(c[2]["protocol"])]
+    merged, departures = merged_verdicts(judging, [c for c in campaigns if measures(c[2]["protocol"])],
                                          return_departures=True)
     card = scorecard(merged)
     by = merged.groupby(["paper", "table"], sort=False)["campaign"].agg(
