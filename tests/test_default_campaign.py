@@ -4,6 +4,7 @@ Checked on the config alone (no job runs): what each figure of rule figures / st
 The README's condensed table and figure (docs/, svmfs.analysis.showcase) are checked on a small summary.
 """
 
+import shutil
 from pathlib import Path
 
 import pandas as pd
@@ -116,8 +117,11 @@ def test_the_showcase_names_papers_from_the_records_alone(tmp_path):
     pd.DataFrame({"method": [m for m, _ in rows]}).to_parquet(res / "records.parquet")  # records from before
     text = write_showcase(res, tmp_path / "docs")[0].read_text()
     assert set(_paper_column(text).values()) == {NOT_RECORDED} and "records do not name it" in text
-    # a committed campaign's records (exported before records carried the paper)
-    md, png = write_showcase(ROOT / "reproduction" / "rinaldi2010", tmp_path / "committed")
+    # a committed campaign's export, its records as exported before records carried the paper
+    old = tmp_path / "rinaldi2010"
+    shutil.copytree(ROOT / "reproduction" / "rinaldi2010", old)
+    pd.read_parquet(old / "records.parquet").drop(columns="method_paper", errors="ignore").to_parquet(old / "records.parquet")
+    md, png = write_showcase(old, tmp_path / "committed")
     assert _paper_column(md.read_text())["fs_svmcp"] == NOT_RECORDED and png.read_bytes()[:4] == b"\x89PNG"
 
 
