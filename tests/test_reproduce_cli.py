@@ -359,7 +359,7 @@ CI_MAX_JOB_S = 60.0
 COMMITTED = sorted(p.name for p in (ROOT / "reproduction").iterdir() if (p / "records.parquet").is_file())
 #: a departure campaign (``protocol.measures``: the measured campaign's config with one element changed, run by
 #: the same code) is checked on 2 jobs, not 5: its methods' code paths are checked by its measured campaign's 5
-#: (issue 34: 17 of the committed campaigns are departures; 5 jobs each took about 10 min of CI).
+#: (issue 34: 17 of the 38 committed campaigns are departures; each job rerun costs CI a Snakemake run).
 DEPARTURE_JOBS = 2
 
 
