@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 import yaml
 
+from svmfs.analysis.departures import measures
 from svmfs.reproduce.check import check, sample_jobs
 from svmfs.reproduce.cli import main
 from svmfs.reproduce.compare import compare_jobs, compare_records
@@ -365,7 +366,7 @@ DEPARTURE_JOBS = 2
 
 def _committed_jobs(name: str) -> int:
     config = yaml.safe_load((ROOT / "reproduction" / name / "config.yaml").read_text()) or {}
-    return DEPARTURE_JOBS if (config.get("protocol") or {}).get("measures") else 5
+    return DEPARTURE_JOBS if measures(config.get("protocol")) else 5
 
 
 @pytest.mark.e2e
