@@ -80,6 +80,31 @@ def test_an_exports_select_seconds_count_the_parts_and_not_as_aggregation(tmp_pa
     assert (got["job_benchmark_s"], got["aggregation_s"]) == (73.5, 1.5)
 
 
+def test_an_exports_select_cpu_seconds_come_from_the_worker_lines_and_count_each_part_as_a_job(tmp_path):
+    """The warm worker's last "worker child: cpu" line of a job's log, else the benchmark file's cpu_time; a
+    job with neither is not counted; the longest job names its rule and part."""
+    import pandas as pd
+
+    from svmfs.reproduce.export import _cpu_seconds
+
+    res = tmp_path / "results" / "tiny"
+    rec = pd.DataFrame([{"dataset": "wdbc", "method": "milp_fs", "setting": "C2-0.5", "fold": 0}])
+    job = "wdbc/milp_fs/C2-0.5/fold-0"
+    files = {
+        f"logs/select/{job}.log": "x INFO worker child: cpu 9.000 s, max rss 1 MB\nx INFO worker child: cpu 2.500 s, max rss 1 MB\n",
+        f"benchmarks/select/{job}.tsv": "s\tcpu_time\n3.0\t0.1\n",
+        f"benchmarks/select_part/{job}/inner-0.tsv": "s\tcpu_time\n50.0\t41.25\n",  # no log: the file's cpu_time
+        f"benchmarks/select_part/{job}/inner-1.tsv": "s\th:m:s\n60.0\t0:01:00\n",  # neither: not counted
+    }
+    for rel, text in files.items():
+        (res / rel).parent.mkdir(parents=True, exist_ok=True)
+        (res / rel).write_text(text)
+    got = _cpu_seconds(res, rec)
+    assert got == {"select_cpu_s": 43.8, "select_cpu_jobs": 2,
+                   "longest_select_job": {"job": f"select_part/{job}/inner-0", "cpu_s": 41.2}}  # fmt: skip
+    assert _cpu_seconds(tmp_path / "nothing", rec) == {"select_cpu_s": None, "select_cpu_jobs": 0, "longest_select_job": None}
+
+
 def test_split_inner_folds_is_refused_with_a_shared_initial_solution(root):
     """The parts (rule select_part) do not read the fold's shared initial solution (rule initial_solution), so a
     method with both would tune other candidates in its parts than in its select job: refused before any job."""

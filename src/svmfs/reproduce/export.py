@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import re
 import shutil
 from pathlib import Path
 
@@ -59,7 +60,7 @@ def export(results: Path, dest: Path, configfiles, command: str | None = None) -
         old = json.loads(earlier.read_text())
         if old.get("campaign") == prov["campaign"]:
             keep = ("export_git_sha", "select_jobs", "partial", "select_wall_s", "job_benchmark_s", "aggregation_s",
-                    "wall_time_s", "command")  # fmt: skip
+                    "wall_time_s", "select_cpu_s", "select_cpu_jobs", "command")  # fmt: skip
             prov["earlier_exports"] = old.get("earlier_exports", []) + [{k: old.get(k) for k in keep}]
     final, dest = dest, dest.with_name(dest.name + ".export-tmp")  # built aside, swapped in when complete
     if dest.exists():
@@ -117,6 +118,7 @@ def provenance(results: Path, records: pd.DataFrame, configfiles, command: str |
         "machine": {"platform": platform.platform(), "python": platform.python_version(), "cpus": os.cpu_count()},
         "select_fit_and_tune_s": float(records[["fit_time_s", "tune_time_s"]].astype(float).sum().sum()),
         **_benchmark_seconds(results, records),
+        **_cpu_seconds(results, records),
         "configfiles": [str(p) for p in configfiles],
         "reduced": any("reduced" in Path(p).parts for p in configfiles),
         "stand_in": (config or {}).get("stand_in"),
@@ -172,3 +174,49 @@ def _benchmark_seconds(results: Path, records: pd.DataFrame) -> dict:
     return {"job_benchmark_s": round(selected + other, 1), "select_wall_s": None if span is None else round(span, 1),
             "aggregation_s": round(other, 1), "wall_time_s": None if span is None else round(span + other, 1),
             "select_jobs_without_benchmark": unmeasured}  # fmt: skip
+
+
+#: The warm worker's line in a job's log (``svmfs.worker._note_usage``): the forked child's CPU seconds,
+#: which Snakemake's benchmark file does not see (it measures the client process).
+_WORKER_CPU = re.compile(r"worker child: cpu ([0-9.]+) s")
+
+
+def _job_cpu_seconds(log: Path, tsv: Path) -> float | None:
+    """One job's CPU seconds: the last worker line of its log, else its benchmark file's ``cpu_time`` (a job
+    run outside the warm worker), else None."""
+    try:
+        found = _WORKER_CPU.findall(log.read_text(errors="replace"))
+    except OSError:
+        found = []
+    if found:
+        return float(found[-1])
+    try:
+        return float(pd.read_csv(tsv, sep="\t")["cpu_time"].iloc[-1])
+    except (OSError, ValueError, KeyError, IndexError, pd.errors.ParserError):
+        return None
+
+
+def _cpu_seconds(results: Path, records: pd.DataFrame) -> dict:
+    """CPU seconds of a campaign's select jobs (their select_part jobs counted as jobs of their own), from
+    the jobs' logs: unlike the wall times of ``_benchmark_seconds`` they do not grow with the machine's load.
+
+    ``select_cpu_s``: the sum; ``select_cpu_jobs``: how many jobs it covers (a restored job has no log);
+    ``longest_select_job``: the job (``rule/dataset/method/setting/fold[/inner]``) with the most CPU
+    seconds, the critical path of a run with a free slot per job (issue 34 goal 3).
+    """
+    total, measured, longest = 0.0, 0, (None, -1.0)
+    for _, r in records.iterrows():
+        rel = job_path(results, r).relative_to(results / "runs").with_suffix("")
+        jobs = [("select", rel)]
+        jobs += [("select_part", rel / t.stem) for t in sorted((results / "benchmarks" / "select_part" / rel).glob("inner-*.tsv"))]
+        for rule, name in jobs:
+            cpu = _job_cpu_seconds(results / "logs" / rule / name.with_suffix(".log"), results / "benchmarks" / rule / name.with_suffix(".tsv"))
+            if cpu is None:
+                continue
+            total, measured = total + cpu, measured + 1
+            if cpu > longest[1]:
+                longest = (f"{rule}/{name.as_posix()}", cpu)
+    if not measured:
+        return {"select_cpu_s": None, "select_cpu_jobs": 0, "longest_select_job": None}
+    return {"select_cpu_s": round(total, 1), "select_cpu_jobs": measured,
+            "longest_select_job": {"job": longest[0], "cpu_s": round(longest[1], 1)}}  # fmt: skip
