@@ -33,7 +33,7 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from svmfs.reproduce import job_seconds  # noqa: E402
+from svmfs.reproduce.check import job_seconds  # noqa: E402
 
 OUT_CSV = ROOT / "benchmarks" / "profile_select_time.csv"
 LONG_JOB_S = 300.0
