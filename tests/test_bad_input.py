@@ -84,6 +84,7 @@ BAD_CONFIGS = [
      "datasets.wdbc.skip_methods: skips 'fisher', which methods.svm_rfe.match_size_of needs"),
     ({"datasets": {"wdbc": {"skip_methods": ["fisher"]}}}, "datasets.wdbc.skip_methods: skips every enabled method"),
     ({"final_classifier": {"anisotropic": {"C": []}}}, "final_classifier.anisotropic.C: [] should be non-empty"),
+    ({"final_classifier": {"poly": {"form": "inhomogeneous"}}}, "final_classifier.poly.form: 'inhomogeneous' is not one of"),
     ({"final_classifier": {"anisotropic": {"C": [-1]}}}, "final_classifier.anisotropic.C.0: -1 is less than or equal to the minimum of 0"),
     ({"methods": {"fisher": {"final": "own"}}}, "methods.fisher.final: 'own' needs a method that solves a linear SVM (weights and intercept); fisher does not"),
     ({"methods": {"l1_svm": {"final": "anisotropic"}}}, "methods.l1_svm.final: 'anisotropic' needs a method with kernel widths"),

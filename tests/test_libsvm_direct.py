@@ -79,3 +79,30 @@ def test_a_changed_private_api_switches_to_the_public_route(monkeypatch):
     assert np.random.random() == after_fallback  # one seed draw, as SVC alone makes
     assert np.array_equal(pred, ref.predict(Xe)) and np.array_equal(dec, ref.decision_function(Xe))
     assert libsvm_direct._STATE["direct"] is False
+
+
+@pytest.mark.parametrize("form,kernel", [
+    ("scaled", lambda A, B: (A @ B.T / A.shape[1] + 1.0) ** 3),
+    ("homogeneous", lambda A, B: (A @ B.T) ** 3),  # Maldonado et al. (2011), section 2
+    ("offset", lambda A, B: (1.0 + A @ B.T) ** 3),  # Catala & Martin, eq. 4
+])  # fmt: skip
+def test_each_polynomial_form_is_the_svm_on_its_gram_matrix_written_out(form, kernel):
+    """final_classifier.poly.form: the final classifier's predictions and decision values are those of a
+    precomputed-kernel SVC on the form's Gram matrix computed by hand (two routes); absent means scaled."""
+    from svmfs.protocol.classifiers import fit_predict
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(60, 5))
+    y = np.where(X[:, 0] * X[:, 1] + 0.3 * X[:, 2] > 0, 1, -1)
+    fit, ev = slice(0, 40), slice(40, 60)
+    support = np.array([True, True, True, False, True])
+    cfg = {"poly": {"C": [1.0], "degree": [3], "form": form}}
+    pred, dec = fit_predict("poly", {"C": 1.0, "degree": 3}, cfg, X[fit], y[fit], X[ev], support)
+    Xs = X[:, support]
+    ref = SVC(kernel="precomputed", C=1.0).fit(kernel(Xs[fit], Xs[fit]), y[fit])
+    gram = kernel(Xs[ev], Xs[fit])
+    assert np.array_equal(pred, ref.predict(gram))
+    np.testing.assert_allclose(dec, ref.decision_function(gram), rtol=1e-6, atol=1e-6)
+    if form == "scaled":  # the key absent: the same classifier
+        pred0, dec0 = fit_predict("poly", {"C": 1.0, "degree": 3}, {"poly": {"C": [1.0], "degree": [3]}}, X[fit], y[fit], X[ev], support)
+        assert np.array_equal(pred0, pred) and np.array_equal(dec0, dec)

@@ -93,10 +93,27 @@ def final_grid(kind: str, cfg: dict) -> list[dict]:
     raise ValueError(f"final classifier must be one of {FINAL_KINDS}, got {kind!r}")
 
 
+#: ``final_classifier.poly.form`` -> (gamma, coef0) of scikit-learn's (gamma x.z + coef0)^d, gamma None
+#: meaning 1 / (number of selected features).
+POLY_FORMS = {
+    "scaled": (None, 1.0),  # (x.z / n + 1)^d, the default (no paper states it)
+    "homogeneous": (1.0, 0.0),  # (x.z)^d: Maldonado et al. (2011), section 2, "Polynomial function"
+    "offset": (1.0, 1.0),  # (1 + x.z)^d: Catala & Martin, eq. 4
+}
+
+
+def poly_kernel_params(cfg: dict, n_selected: int) -> tuple[float, float]:
+    """(gamma, coef0) of the polynomial kernel named by ``final_classifier.poly.form`` (absent: ``scaled``,
+    so that campaigns written before the key keep their records' ``config_hash``)."""
+    gamma, coef0 = POLY_FORMS[cfg.get("poly", {}).get("form", "scaled")]
+    return (1.0 / n_selected if gamma is None else gamma), coef0
+
+
 def make_final(kind: str, params: dict, n_selected: int, cfg: dict, widths=None):
     """An unfitted SVC; with ``gamma_per_feature`` the RBF width is gamma / (number of features).
 
-    The polynomial kernel is (x.z / n_selected + 1)^degree (scikit-learn's gamma = 1/n, coef0 = 1).
+    The polynomial kernel is (gamma x.z + coef0)^degree with ``final_classifier.poly.form`` (``POLY_FORMS``):
+    (x.z / n_selected + 1)^degree by default, (x.z)^degree (``homogeneous``) or (1 + x.z)^degree (``offset``).
     ``"anisotropic"`` needs ``widths``, the selector's gamma_j on the selected features.
     """
     if n_selected == 0:
@@ -108,7 +125,8 @@ def make_final(kind: str, params: dict, n_selected: int, cfg: dict, widths=None)
             raise ValueError("final classifier 'anisotropic' needs the selector's kernel_widths_ (one per feature)")
         return AnisotropicSVC(C=params["C"], widths=np.asarray(widths, dtype=float))
     if kind == "poly":
-        return SVC(kernel="poly", C=params["C"], degree=int(params["degree"]), gamma=1.0 / n_selected, coef0=1.0)
+        gamma, coef0 = poly_kernel_params(cfg, n_selected)
+        return SVC(kernel="poly", C=params["C"], degree=int(params["degree"]), gamma=gamma, coef0=coef0)
     gamma = params["gamma"]
     if cfg["rbf"].get("gamma_per_feature", True):
         gamma = gamma / n_selected
