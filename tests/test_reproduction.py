@@ -572,6 +572,18 @@ def test_a_departure_campaign_explains_a_gap_only_by_the_audits_rule(tmp_path):
     assert merged.loc[colon, "verdict"] == before.loc[colon, "verdict"] and merged.loc[colon, "campaign"] != "p_r13"
     r12 = rows[(rows.key == key) & (rows.departure_campaign == "p_r12")].iloc[0]
     assert not r12.explains and r12.judges
+    # a redraw (measures.explains: false) that would pass the rule explains nothing: it is what was tried
+    commit("p_r3", _ionosphere(near), {"protocol": {**paper, "primary": False,
+           "measures": {"campaign": "p", "departure": "R3: another seed", "explains": False}}})  # fmt: skip
+    redraw = [c for c in _load_campaigns(tmp_path) if c[0] == "p_r3"]
+    merged3, rows3 = merged_verdicts(judging, redraw, return_departures=True)
+    assert merged3.set_index("key").loc[key, "verdict"] == "gap, unexplained"
+    assert rows3[rows3.key == key].iloc[0].redraw and not rows3[rows3.key == key].iloc[0].explains
+    assert "departure R3: another seed measured by p_r3" in merged3.set_index("key").loc[key, "tried"]
+    assert "a redraw (measures.explains: false)" in merged3.set_index("key").loc[key, "tried"]
+    import shutil
+
+    shutil.rmtree(tmp_path / "p_r3")
     # without the explaining one, the other is what was tried
     merged2 = merged_verdicts(judging, [c for c in measuring if c[0] == "p_r12"]).set_index("key")
     assert merged2.loc[key, "verdict"] == "gap, unexplained"

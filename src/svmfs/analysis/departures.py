@@ -7,7 +7,10 @@ that one departure. It never judges a published number itself. REPRODUCTION.md l
 beside the measured campaign's result, and it explains a gap of the campaign that judges the number by the
 audits' rule (:data:`svmfs.analysis.reproduction.EXPLAINED_FRACTION`): the published value inside the
 departure's 95 % interval, and our mean moved at least half-way to it. Otherwise the gap stays unexplained
-and the departure is listed under what was tried.
+and the departure is listed under what was tried. A departure that only redraws what is random (another seed
+for instances the paper never published: ``measures.explains: false``) measures the draw's spread; it never
+explains a gap, since among enough redraws one lands half-way to any number within that spread: it is listed
+under what was tried.
 
 Reads reproduction tables only.
 """
@@ -20,7 +23,7 @@ import pandas as pd
 
 COLUMNS = ["paper", "table", "dataset", "method", "setting", "metric", "published", "key", "campaign", "ours",
            "ci_low", "ci_high", "verdict", "judges", "departure", "departure_campaign", "departure_ours",
-           "departure_ci_low", "departure_ci_high", "change", "explains"]  # fmt: skip
+           "departure_ci_low", "departure_ci_high", "change", "explains", "redraw"]  # fmt: skip
 
 
 def measures(protocol: dict | None) -> dict | None:
@@ -76,8 +79,9 @@ def departure_rows(merged: pd.DataFrame, measuring: list[tuple[str, pd.DataFrame
                 "campaign": measured, "ours": ours, "ci_low": b.get("ci_low"), "ci_high": b.get("ci_high"),
                 "verdict": verdict, "judges": judges, "departure": spec["departure"], "departure_campaign": name,
                 "departure_ours": dep, "departure_ci_low": lo, "departure_ci_high": hi, "change": dep - ours,
-                "explains": judges and verdict.startswith("gap, unexplained")
+                "explains": spec.get("explains", True) and judges and verdict.startswith("gap, unexplained")
                 and _explains(_float(r.get("published")), ours, dep, lo, hi),
+                "redraw": not spec.get("explains", True),
             })  # fmt: skip
     return pd.DataFrame(rows, columns=COLUMNS)
 
@@ -101,7 +105,9 @@ def apply_departures(merged: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
             continue
         tried = [f"departure {g.departure} measured by {g.departure_campaign}: {g.departure_ours:.2f} "
                  f"[{g.departure_ci_low:.2f}, {g.departure_ci_high:.2f}] ({g.change:+.2f} of the "
-                 f"{_float(g.published) - g.ours:+.2f} needed), not both holding the published value and half-way to it"
+                 f"{_float(g.published) - g.ours:+.2f} needed), "
+                 + ("a redraw (measures.explains: false): it measures the draw's spread and explains nothing" if g.redraw
+                    else "not both holding the published value and half-way to it")
                  for g in group.itertuples()]  # fmt: skip
         old = out.loc[i, "tried"] if isinstance(out.loc[i, "tried"], str) and out.loc[i, "tried"] else ""
         out.loc[i, "tried"] = "; ".join(filter(None, [old, *tried]))
