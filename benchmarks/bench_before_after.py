@@ -28,6 +28,8 @@ sys.path.insert(0, str(ROOT / "src"))
 from svmfs.reproduce.check import job_seconds  # noqa: E402
 from svmfs.reproduce.compare import compare_jobs  # noqa: E402
 
+from bench_profile import _s  # noqa: E402  (the same number format as the profile table)
+
 BASE = "b3a2c19"
 #: The campaigns of the issue's profile table (benchmarks/RESULTS.md, "Issue 34: where the select time goes").
 CAMPAIGNS = ("jimenez2021", "mit9520", "maldonado2011", "jimenez2021_fig2_reduced", "catala_martin",
@@ -71,12 +73,6 @@ def row(campaign: str) -> dict:
 def _jobs_wall(prov: dict) -> float | None:
     agg, total = prov.get("aggregation_s"), prov.get("job_benchmark_s")
     return None if agg is None or total is None else total - agg
-
-
-def _s(v) -> str:
-    if v is None or (isinstance(v, float) and pd.isna(v)):
-        return "-"
-    return f"{v:,.0f}".replace(",", " ") if abs(v) >= 10 else f"{v:.1f}"
 
 
 def markdown(df: pd.DataFrame) -> str:

@@ -146,10 +146,7 @@ def _benchmark_seconds(results: Path, records: pd.DataFrame) -> dict:
     """
 
     def seconds(tsv: Path) -> float | None:
-        try:
-            return float(pd.read_csv(tsv, sep="\t")["s"].iloc[-1])
-        except (OSError, ValueError, KeyError, IndexError, pd.errors.ParserError):
-            return None
+        return _benchmark_value(tsv, "s")
 
     bench = results / "benchmarks"
     selected, starts, ends, unmeasured = 0.0, [], [], 0
@@ -188,10 +185,13 @@ def _job_cpu_seconds(log: Path, tsv: Path) -> float | None:
         found = _WORKER_CPU.findall(log.read_text(errors="replace"))
     except OSError:
         found = []
-    if found:
-        return float(found[-1])
+    return float(found[-1]) if found else _benchmark_value(tsv, "cpu_time")
+
+
+def _benchmark_value(tsv: Path, column: str) -> float | None:
+    """The last row's ``column`` of a Snakemake benchmark file (``s``: wall seconds, ``cpu_time``), or None."""
     try:
-        return float(pd.read_csv(tsv, sep="\t")["cpu_time"].iloc[-1])
+        return float(pd.read_csv(tsv, sep="\t")[column].iloc[-1])
     except (OSError, ValueError, KeyError, IndexError, pd.errors.ParserError):
         return None
 
