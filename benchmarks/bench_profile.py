@@ -19,7 +19,12 @@ Where the current export's jobs have no benchmark (restored from an earlier expo
 the times of the earlier export of the same jobs (``earlier_exports``) are used and the row says so.
 Longest jobs and jobs over 5 minutes go by fit + tune, a lower bound of a job's wall time.
 
-    python benchmarks/bench_profile.py            # writes benchmarks/profile_select_time.csv, prints markdown
+Exports made since the per-job table existed (``select_jobs.csv``: each select job's and part's CPU seconds, its
+final classifier's and audits' seconds from its log) get a second table, in CPU seconds, with the stages the
+first one calls "not recorded" (:func:`cpu_rows`): fixed cost = CPU - fit - tune - final classifier - audits.
+
+    python benchmarks/bench_profile.py            # writes benchmarks/profile_select_time.csv (and
+                                                  # profile_select_cpu.csv), prints markdown
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ sys.path.insert(0, str(ROOT / "src"))
 from svmfs.reproduce.check import job_seconds  # noqa: E402
 
 OUT_CSV = ROOT / "benchmarks" / "profile_select_time.csv"
+OUT_CPU_CSV = ROOT / "benchmarks" / "profile_select_cpu.csv"
 LONG_JOB_S = 300.0
 NOT_RECORDED = "not recorded"
 
@@ -58,9 +64,11 @@ def load_export(folder: Path) -> dict:
         import yaml
 
         config = yaml.safe_load(cfg_path.read_text()) or {}
+    jobs = folder / "select_jobs.csv"
     return {
         "folder": folder.name,
         "records": records,
+        "jobs": pd.read_csv(jobs, dtype={"setting": str}) if jobs.is_file() else None,
         "select_span_s": times.get("select_wall_s"),
         "jobs_wall_s": jobs_wall,
         "aggregation_s": agg,
@@ -104,6 +112,44 @@ def profile_rows(camps: list[dict]) -> pd.DataFrame:
     df["_c"] = df["campaign"].map({c: i for i, c in enumerate(order)})
     df["_m"] = df["method"].ne("(all)")
     return df.sort_values(["_c", "_m", "fit_s"], ascending=[True, True, False], kind="stable").drop(columns=["_c", "_m"]).reset_index(drop=True)
+
+
+def cpu_rows(camps: list[dict]) -> pd.DataFrame:
+    """Per campaign and method, for exports with ``select_jobs.csv``: select CPU seconds (jobs and their parts)
+    by stage, as the export's table gives them (``stage_clock`` cpu: the job's own CPU per stage; wall: jobs run
+    before the "cpu by stage" log line, whose stages are wall seconds, so that on a loaded machine the rest can
+    come out below zero: the row says how many such jobs it holds). Fixed cost = CPU - the stages. Jobs restored
+    from an earlier export (``run``) count with that run's times."""
+    rows = []
+    for c in camps:
+        if c["jobs"] is None:
+            continue
+        jobs = c["jobs"]
+        for method, g in [("(all)", jobs)] + list(jobs.groupby("method", sort=True)):
+            stages = {k: float(g[k].sum()) for k in ("tune_s", "fit_s", "final_classifier_s", "audits_s")}
+            cpu = float(g["cpu_s"].sum())
+            rows.append({"campaign": c["folder"], "method": method, "select_jobs": int((g["rule"] == "select").sum()),
+                         "jobs_and_parts": len(g), "wall_clock_stages": int((g["stage_clock"] == "wall").sum()),
+                         "cpu_s": cpu, **stages, "fixed_s": cpu - sum(stages.values()),
+                         "longest_cpu_s": float(g["cpu_s"].max()), "longest_job": str(g.loc[g["cpu_s"].idxmax(), "job"]),
+                         "jobs_over_5min_cpu": int((g["cpu_s"] > LONG_JOB_S).sum())})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def cpu_markdown(df: pd.DataFrame) -> str:
+    out = ["| campaign | method | select jobs (+ parts) | select CPU | method fits | inner-CV tuning | final classifier "
+           "| in-job audits | fixed cost (rest) | longest job, CPU | jobs > 5 min CPU |",
+           "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]  # fmt: skip
+    for r in df.itertuples():
+        top = r.method == "(all)"
+        whole = r.cpu_s if top else None
+        parts = f" (+{r.jobs_and_parts - r.select_jobs})" if r.jobs_and_parts > r.select_jobs else ""
+        wallc = f" ({r.wall_clock_stages} by wall clock)" if r.wall_clock_stages else ""
+        out.append(f"| {f'**{r.campaign}**' if top else ''} | {r.method} | {r.select_jobs}{parts}{wallc} | {_s(r.cpu_s)} "
+                   f"| {_s(r.fit_s)}{_pct(r.fit_s, whole)} | {_s(r.tune_s)}{_pct(r.tune_s, whole)} "
+                   f"| {_s(r.final_classifier_s)}{_pct(r.final_classifier_s, whole)} | {_s(r.audits_s)}{_pct(r.audits_s, whole)} "
+                   f"| {_s(r.fixed_s)}{_pct(r.fixed_s, whole)} | {_s(r.longest_cpu_s)} | {r.jobs_over_5min_cpu} |")  # fmt: skip
+    return "\n".join(out)
 
 
 def longest_jobs(camps: list[dict]) -> pd.DataFrame:
@@ -177,6 +223,13 @@ def main() -> None:
     df.to_csv(tmp, index=False, float_format="%.1f", lineterminator="\n")
     tmp.replace(OUT_CSV)
     print(markdown(df, longest_jobs(camps), holders(camps)))
+    cpu = cpu_rows(camps)
+    if not cpu.empty:
+        tmp = OUT_CPU_CSV.with_suffix(".csv.tmp")
+        cpu.to_csv(tmp, index=False, float_format="%.1f", lineterminator="\n")
+        tmp.replace(OUT_CPU_CSV)
+        print("\nSelect CPU by stage (exports with select_jobs.csv):\n")
+        print(cpu_markdown(cpu))
 
 
 if __name__ == "__main__":

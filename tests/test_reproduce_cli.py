@@ -118,6 +118,11 @@ def test_export_holds_report_tables_figures_records_config_provenance(exported):
     assert prov["wall_time_s"] == pytest.approx(prov["select_wall_s"] + prov["aggregation_s"], abs=0.11)
     assert 0 < prov["aggregation_s"] < prov["job_benchmark_s"]
     assert set(prov) >= {"job_git_sha", "job_hosts", "job_versions", "export_git_sha", "machine", "job_benchmark_s"}
+    jobs = pd.read_csv(exported / "select_jobs.csv")  # per job: where its time goes beyond fit and tuning
+    assert len(jobs) == 4 and (jobs["run"] == "this").all() and (jobs["cpu_s"] > 0).all()
+    assert (jobs["stage_clock"] == "cpu").all() and (jobs[["tune_s", "fit_s", "final_classifier_s", "audits_s"]] >= 0).all().all()
+    assert (jobs[["tune_s", "fit_s", "final_classifier_s", "audits_s"]].sum(axis=1) <= jobs["cpu_s"] + 0.01).all()
+    assert jobs["cpu_s"].sum() == pytest.approx(prov["select_cpu_s"], abs=0.06)
     assert sum(f.stat().st_size for f in exported.rglob("*") if f.is_file()) < MAX_EXPORT_BYTES
 
 
@@ -267,11 +272,13 @@ def test_partial_export_restore_and_finish_give_the_same_tables(mini_run, tmp_pa
     wd, cfg = mini_run
     monkeypatch.setattr("svmfs.reproduce.restore.git_ok", lambda sha, files: None)
     partial = tmp_path / "session1" / "results" / "mini"
-    for rel in ("runs/ex1_rho02/l1_svm/default/fold-0.json", "runs/ex1_rho02/svm_rfe/default/fold-1.json"):
-        (partial / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(wd / "results" / "mini" / rel, partial / rel)
+    for job in ("ex1_rho02/l1_svm/default/fold-0", "ex1_rho02/svm_rfe/default/fold-1"):
+        for rel in (f"runs/{job}.json", f"logs/select/{job}.log", f"benchmarks/select/{job}.tsv"):
+            (partial / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(wd / "results" / "mini" / rel, partial / rel)
     dest = tmp_path / "reproduction" / "mini"
     export(partial, dest, [cfg])
+    assert len(pd.read_csv(dest / "select_jobs.csv")) == 2
     assert json.loads((dest / "provenance.json").read_text())["partial"] is True and not (dest / "tables").exists()
     lines = []
     clone = tmp_path / "session2"
@@ -296,6 +303,8 @@ def test_partial_export_restore_and_finish_give_the_same_tables(mini_run, tmp_pa
     assert prov["partial"] is False and prov["select_jobs_without_benchmark"] == 2
     assert prov["earlier_exports"] == [{k: first.get(k) for k in prov["earlier_exports"][0]}]
     assert prov["earlier_exports"][0]["select_jobs"] == 2 and prov["earlier_exports"][0]["partial"] is True
+    jobs = pd.read_csv(dest / "select_jobs.csv")  # the restored jobs' rows come from session 1's export
+    assert len(jobs) == 4 and sorted(jobs["run"]) == ["earlier export"] * 2 + ["this"] * 2
 
 
 @pytest.mark.e2e

@@ -85,7 +85,7 @@ def test_an_exports_select_cpu_seconds_come_from_the_worker_lines_and_count_each
     job with neither is not counted; the longest job names its rule and part."""
     import pandas as pd
 
-    from svmfs.reproduce.export import _cpu_seconds
+    from svmfs.reproduce.export import _cpu_seconds, job_times
 
     res = tmp_path / "results" / "tiny"
     rec = pd.DataFrame([{"dataset": "wdbc", "method": "milp_fs", "setting": "C2-0.5", "fold": 0}])
@@ -99,10 +99,52 @@ def test_an_exports_select_cpu_seconds_come_from_the_worker_lines_and_count_each
     for rel, text in files.items():
         (res / rel).parent.mkdir(parents=True, exist_ok=True)
         (res / rel).write_text(text)
-    got = _cpu_seconds(res, rec)
+    got = _cpu_seconds(job_times(res, rec))
     assert got == {"select_cpu_s": 43.8, "select_cpu_jobs": 2,
                    "longest_select_job": {"job": f"select_part/{job}/inner-0", "cpu_s": 41.2}}  # fmt: skip
-    assert _cpu_seconds(tmp_path / "nothing", rec) == {"select_cpu_s": None, "select_cpu_jobs": 0, "longest_select_job": None}
+    assert _cpu_seconds(job_times(tmp_path / "nothing", rec)) == {"select_cpu_s": None, "select_cpu_jobs": 0, "longest_select_job": None}
+
+
+def test_a_select_jobs_log_gives_its_seconds_by_stage(tmp_path):
+    """The per-job table of an export (select_jobs.csv): a job's "cpu by stage" line; else wall seconds: tune
+    (less its parts') and fit from the record, the final classifier's line, the audits from that line to the
+    status line; a part is all tuning; a log without these lines gives none."""
+    import pandas as pd
+
+    from svmfs.reproduce.export import job_times
+
+    res = tmp_path / "results" / "tiny"
+    rec = pd.DataFrame([{"dataset": "pima", "method": "mm_fs", "setting": "C2-0.01", "fold": f, "fit_time_s": 20.0,
+                         "tune_time_s": 7.0} for f in (1, 2, 3)])  # fmt: skip
+    job = "pima/mm_fs/C2-0.01/fold-"
+    files = {
+        f"logs/select/{job}1.log": (
+            "2026-11-27 04:54:38,704 INFO final classifier: inner-CV tuning, refit and test scoring 0.120 s\n"
+            "2026-11-27 04:55:03,325 INFO status ok, 8 of 8 features, test accuracy 0.6364, params {'C2': 0.01}\n"
+            "2026-11-27 04:55:03 INFO worker child: cpu 44.390 s, max rss 272 MB, exit status 0\n"),
+        f"benchmarks/select/{job}1.tsv": "s\tcpu_time\n46.0\t0.4\n",
+        f"benchmarks/select_part/{job}1/inner-0.tsv": "s\tcpu_time\n5.0\t4.5\n",
+        f"parts/{job}1/inner-0.json": '{"inner_fold": 0, "scores": {}, "time_s": 4.75}',
+        f"logs/select/{job}2.log": "2026-11-27 04:54:38,704 INFO something else\n",
+        f"benchmarks/select/{job}2.tsv": "s\tcpu_time\n2.0\t1.5\n",
+        f"logs/select/{job}3.log": (
+            "2026-11-27 04:55:03,325 INFO cpu by stage: tune 6.500 s, fit 18.250 s, final classifier 0.100 s, audits 9.000 s\n"
+            "2026-11-27 04:55:03 INFO worker child: cpu 34.000 s, max rss 272 MB, exit status 0\n"),
+    }
+    for rel, text in files.items():
+        (res / rel).parent.mkdir(parents=True, exist_ok=True)
+        (res / rel).write_text(text)
+    t = job_times(res, rec).set_index("job")
+    one = t.loc[f"select/{job}1"]
+    assert (one["stage_clock"], one["cpu_s"], one["wall_s"], one["fit_s"], one["final_classifier_s"]) == ("wall", 44.39, 46.0, 20.0, 0.12)
+    assert one["tune_s"] == pytest.approx(7.0 - 4.75) and one["audits_s"] == pytest.approx(24.621)
+    part = t.loc[f"select_part/{job}1/inner-0"]
+    assert (part["cpu_s"], part["part"], part["tune_s"], part["fit_s"]) == (4.5, "inner-0", 4.5, 0.0)
+    two = t.loc[f"select/{job}2"]
+    assert two["cpu_s"] == 1.5 and pd.isna(two["final_classifier_s"]) and pd.isna(two["audits_s"])
+    three = t.loc[f"select/{job}3"]
+    assert three["stage_clock"] == "cpu" and pd.isna(three["wall_s"])
+    assert [three[k] for k in ("cpu_s", "tune_s", "fit_s", "final_classifier_s", "audits_s")] == [34.0, 6.5, 18.25, 0.1, 9.0]
 
 
 def test_split_inner_folds_is_refused_with_a_shared_initial_solution(root):

@@ -145,11 +145,13 @@ def run_select_job(
 
     # 3. inner-CV tuning of the selector (jointly with the final classifier's grid)
     t0 = time.perf_counter()
+    cpu = [time.process_time()]  # CPU seconds at each stage's end, logged (issue 34 goal 1), not recorded
     if inner_scores is not None and grid:
         tuned = choose_candidate(make, grid, spec.truncation, final_kind, final_cfg, Xtr, inner_scores, cv.get_n_splits())
     else:
         tuned = tune_selector(make, grid, spec.truncation, final_kind, final_cfg, Xtr, ytr, cv, fit_predict)
     tune_time = time.perf_counter() - t0 + parts_s
+    cpu.append(time.process_time())
 
     # 4. fit on the whole training side (with the fold's validation points, scaled as the training side,
     # for a selector that takes them: dFSA's validation stop, Catala & Martin section 5.2)
@@ -162,6 +164,7 @@ def run_select_job(
         fit_kw["validation"] = (normalize_fold(X, train, val, norm["method"], norm.get("scope", "fold"))[1], y[val])
     selector = make(**tuned.selector_params).fit(Xtr, ytr, **fit_kw)
     fit_time = time.perf_counter() - t0
+    cpu.append(time.process_time())
     support = selector.get_support()
 
     # 5. final classifier: own inner-CV tuning on the selected features, one look at the test side
@@ -203,6 +206,7 @@ def run_select_job(
     # logged, not recorded (records keep the selector's fit and tuning times): what a job computes beyond them
     logging.getLogger("svmfs.select").info("final classifier: inner-CV tuning, refit and test scoring %.3f s",
                                            time.perf_counter() - t0)  # fmt: skip
+    cpu.append(time.process_time())
     n_test = int(np.mean([len(r["test"]) for r in fold["evaluation"]])) if "evaluation" in fold else len(test)
 
     # 6. the record
@@ -268,6 +272,9 @@ def run_select_job(
         if "accuracy_resamples" in gs:  # kp_svm protocol: paired with test_accuracy_resamples
             rec["audit_global_scaling_accuracy_resamples"] = gs["accuracy_resamples"]
         rec["audit_global_scaling_n_selected"] = int(gsup.sum())
+    cpu.append(time.process_time())
+    logging.getLogger("svmfs.select").info("cpu by stage: tune %.3f s, fit %.3f s, final classifier %.3f s, audits %.3f s",
+                                           *np.diff(cpu))  # fmt: skip
     if relevant is not None:
         rel = set(relevant)
         hits = len(rel.intersection(selected.tolist()))

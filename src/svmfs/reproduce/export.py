@@ -53,7 +53,8 @@ def export(results: Path, dest: Path, configfiles, command: str | None = None) -
     if names != {config.get("campaign", "default")}:
         raise SystemExit(f"export: the records are of campaign(s) {sorted(names)}, the config names {config.get('campaign')!r}")
     # provenance first: the export's git sha is the tree's before this export rewrites committed files
-    prov = {**provenance(results, records, configfiles, command, config), "partial": partial}
+    times = job_times(results, records)
+    prov = {**provenance(results, records, configfiles, command, config, times), "partial": partial}
     earlier = Path(dest) / "provenance.json"
     if prov["select_jobs_without_benchmark"] and earlier.is_file():
         # jobs restored from this folder's last export: its times, which the new ones do not cover, are kept
@@ -92,6 +93,10 @@ def export(results: Path, dest: Path, configfiles, command: str | None = None) -
         prov["figures_left_out"] = {"files": left_out, "why": f"over {MAX_FIGURE_BYTES / 2**20:.0f} MB each; rebuilt by the figures rule"}
     (dest / "provenance.json").write_text(json.dumps(prov, indent=1, sort_keys=True) + "\n")
     files += [dest / "config.yaml", dest / "provenance.json"] + ([dest / "records.parquet", dest / "records.csv"] if partial else [])
+    times = _with_earlier_times(times, records, final / "select_jobs.csv")
+    if not times.empty:  # per select job: wall, CPU, final classifier, audits (issue 34 goal 1)
+        times.to_csv(dest / "select_jobs.csv", index=False, float_format="%.3f", lineterminator="\n")
+        files.append(dest / "select_jobs.csv")
     size = sum(f.stat().st_size for f in files)
     if size > MAX_EXPORT_BYTES:
         shutil.rmtree(dest)
@@ -102,8 +107,10 @@ def export(results: Path, dest: Path, configfiles, command: str | None = None) -
     return [final / f.relative_to(dest) for f in files]
 
 
-def provenance(results: Path, records: pd.DataFrame, configfiles, command: str | None, config: dict | None = None) -> dict:
-    """Git SHA(s), versions, machine(s), wall time and the command of a finished campaign."""
+def provenance(results: Path, records: pd.DataFrame, configfiles, command: str | None, config: dict | None = None,
+               times: pd.DataFrame | None = None) -> dict:
+    """Git SHA(s), versions, machine(s), wall and CPU time and the command of a finished campaign (``times``:
+    :func:`job_times`, computed here if not given)."""
     from ..results.record import git_sha, provenance as job_provenance
 
     versions = records["versions"].dropna().astype(str).value_counts() if "versions" in records else pd.Series(dtype=int)
@@ -118,7 +125,7 @@ def provenance(results: Path, records: pd.DataFrame, configfiles, command: str |
         "machine": {"platform": platform.platform(), "python": platform.python_version(), "cpus": os.cpu_count()},
         "select_fit_and_tune_s": float(records[["fit_time_s", "tune_time_s"]].astype(float).sum().sum()),
         **_benchmark_seconds(results, records),
-        **_cpu_seconds(results, records),
+        **_cpu_seconds(job_times(results, records) if times is None else times),
         "configfiles": [str(p) for p in configfiles],
         "reduced": any("reduced" in Path(p).parts for p in configfiles),
         "stand_in": (config or {}).get("stand_in"),
@@ -196,27 +203,95 @@ def _benchmark_value(tsv: Path, column: str) -> float | None:
         return None
 
 
-def _cpu_seconds(results: Path, records: pd.DataFrame) -> dict:
+#: The select job's own log lines (``svmfs.jobs.job_context``'s format, milliseconds after the comma): the CPU
+#: seconds of its stages (jobs run since 2026-11-27), else the final classifier's wall seconds and the status
+#: line written once the in-job audits are done.
+_STAMP = r"(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}) INFO "
+_CPU_STAGES = re.compile(r"cpu by stage: tune ([0-9.]+) s, fit ([0-9.]+) s, final classifier ([0-9.]+) s, audits ([0-9.]+) s")
+_FINAL = re.compile(_STAMP + r"final classifier: .*? ([0-9.]+) s$", re.M)
+_STATUS = re.compile(_STAMP + r"status ", re.M)
+STAGES = ("tune_s", "fit_s", "final_classifier_s", "audits_s")
+
+
+def _log_stages(log: Path, record, parts_s: float) -> dict:
+    """A select job's seconds by stage (:data:`STAGES`), from its log: the "cpu by stage" line (``stage_clock``
+    cpu), else wall seconds: tune and fit from the record (tune less its parts' seconds ``parts_s``), the
+    final classifier's line, and the audits (test_tuned, global_scaling) from that line to the status line."""
+    try:
+        text = log.read_text(errors="replace")
+    except OSError:
+        text = ""
+    found = _CPU_STAGES.findall(text)
+    if found:
+        return {"stage_clock": "cpu", **dict(zip(STAGES, map(float, found[-1])))}
+    final, status = _FINAL.findall(text), _STATUS.findall(text)
+    audits = None
+    if final and status:
+        stamp = [pd.Timestamp(t.replace(",", ".")) for t in (final[-1][0], status[-1])]
+        audits = max((stamp[1] - stamp[0]).total_seconds(), 0.0)
+    tune = record.get("tune_time_s")
+    return {"stage_clock": "wall", "tune_s": None if tune is None else max(float(tune) - parts_s, 0.0),
+            "fit_s": record.get("fit_time_s"), "final_classifier_s": float(final[-1][1]) if final else None, "audits_s": audits}  # fmt: skip
+
+
+def job_times(results: Path, records: pd.DataFrame) -> pd.DataFrame:
+    """One row per select job of ``records`` and per ``select_part`` of a split one, as its results folder shows
+    it: ``wall_s`` (benchmark file), ``cpu_s`` (the warm worker's line, else the benchmark's ``cpu_time``), and
+    its seconds by stage (:func:`_log_stages`; a part is all tuning: its CPU). Written into an export as
+    ``select_jobs.csv``: where a job's time goes beyond the records' fit and tuning seconds (issue 34 goal 1).
+    No row where the folder has neither log nor benchmark of a job (restored from an export)."""
+    rows = []
+    for _, r in records.iterrows():
+        rel = job_path(results, r).relative_to(results / "runs").with_suffix("")
+        parts = sorted((results / "benchmarks" / "select_part" / rel).glob("inner-*.tsv"))
+        parts_s = sum(_part_seconds(results / "parts" / rel / t.with_suffix(".json").name) for t in parts)
+        for rule, name, part in [("select", rel, "")] + [("select_part", rel / t.stem, t.stem) for t in parts]:
+            log, tsv = results / "logs" / rule / name.with_suffix(".log"), results / "benchmarks" / rule / name.with_suffix(".tsv")
+            cpu, wall = _job_cpu_seconds(log, tsv), _benchmark_value(tsv, "s")
+            if cpu is None and wall is None:
+                continue
+            if rule == "select":
+                stages = _log_stages(log, r, parts_s)
+            else:
+                stages = {"stage_clock": "cpu", "tune_s": cpu, "fit_s": 0.0, "final_classifier_s": 0.0, "audits_s": 0.0}
+            rows.append({"job": f"{rule}/{name.as_posix()}", "rule": rule, "dataset": r["dataset"], "method": r["method"],
+                         "setting": r["setting"], "fold": int(r["fold"]), "part": part, "wall_s": wall, "cpu_s": cpu, **stages})  # fmt: skip
+    cols = ["job", "rule", "dataset", "method", "setting", "fold", "part", "wall_s", "cpu_s", "stage_clock", *STAGES]
+    return pd.DataFrame(rows, columns=cols)
+
+
+def _part_seconds(path: Path) -> float:
+    """A select_part's own seconds as it wrote them (``time_s``), which its select job's ``tune_time_s`` adds."""
+    try:
+        return float(json.loads(path.read_text())["time_s"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return 0.0
+
+
+def _with_earlier_times(times: pd.DataFrame, records: pd.DataFrame, earlier: Path) -> pd.DataFrame:
+    """``times`` plus the rows of the folder's last ``select_jobs.csv`` for this export's jobs that ``times``
+    lacks (restored from that export: no log or benchmark here), marked ``run: earlier export``."""
+    times = times.assign(run="this")
+    if not earlier.is_file():
+        return times
+    old = pd.read_csv(earlier, dtype={"setting": str, "part": str}, keep_default_na=False, na_values=[""])
+    keys = {(str(r["dataset"]), str(r["method"]), str(r["setting"]), int(r["fold"])) for _, r in records.iterrows()}
+    mine = old.apply(lambda r: (str(r["dataset"]), str(r["method"]), str(r["setting"]), int(r["fold"])) in keys, axis=1)
+    old = old[mine.astype(bool) & ~old["job"].isin(times["job"])].assign(run="earlier export")
+    return times if old.empty else pd.concat([times, old[times.columns]], ignore_index=True)
+
+
+def _cpu_seconds(times: pd.DataFrame) -> dict:
     """CPU seconds of a campaign's select jobs (their select_part jobs counted as jobs of their own), from
-    the jobs' logs: unlike the wall times of ``_benchmark_seconds`` they do not grow with the machine's load.
+    :func:`job_times`: unlike the wall times of ``_benchmark_seconds`` they do not grow with the machine's load.
 
     ``select_cpu_s``: the sum; ``select_cpu_jobs``: how many jobs it covers (a restored job has no log);
     ``longest_select_job``: the job (``rule/dataset/method/setting/fold[/inner]``) with the most CPU
     seconds, the critical path of a run with a free slot per job (issue 34 goal 3).
     """
-    total, measured, longest = 0.0, 0, (None, -1.0)
-    for _, r in records.iterrows():
-        rel = job_path(results, r).relative_to(results / "runs").with_suffix("")
-        jobs = [("select", rel)]
-        jobs += [("select_part", rel / t.stem) for t in sorted((results / "benchmarks" / "select_part" / rel).glob("inner-*.tsv"))]
-        for rule, name in jobs:
-            cpu = _job_cpu_seconds(results / "logs" / rule / name.with_suffix(".log"), results / "benchmarks" / rule / name.with_suffix(".tsv"))
-            if cpu is None:
-                continue
-            total, measured = total + cpu, measured + 1
-            if cpu > longest[1]:
-                longest = (f"{rule}/{name.as_posix()}", cpu)
-    if not measured:
+    cpu = times.dropna(subset=["cpu_s"])
+    if cpu.empty:
         return {"select_cpu_s": None, "select_cpu_jobs": 0, "longest_select_job": None}
-    return {"select_cpu_s": round(total, 1), "select_cpu_jobs": measured,
-            "longest_select_job": {"job": longest[0], "cpu_s": round(longest[1], 1)}}  # fmt: skip
+    longest = cpu.loc[cpu["cpu_s"].astype(float).idxmax()]
+    return {"select_cpu_s": round(float(cpu["cpu_s"].sum()), 1), "select_cpu_jobs": int(len(cpu)),
+            "longest_select_job": {"job": longest["job"], "cpu_s": round(float(longest["cpu_s"]), 1)}}  # fmt: skip
