@@ -80,6 +80,9 @@ def test_campaign_outputs_and_records(first_run):
     assert set(reps["dataset"]) == {"mit_example1-r0", "mit_example1-r1"}
     d0, d1 = (np.load(out / "datasets" / f"mit_example1-r{i}.npz")["X"] for i in (0, 1))
     assert d0.shape == d1.shape and not np.array_equal(d0, d1)
+    # one correlation figure per dataset, of a group of replicates only the first's
+    figs = sorted(f.name for f in (out / "figures" / "correlation").glob("*.png"))
+    assert figs == ["mit_example1-r0.png", "sparse_polynomial.png"]
     # match_size_of: the matched RFE keeps as many features as Fisher did, fold by fold
     fis = rec[rec["method"] == "fisher"].set_index(["dataset", "fold"])["n_selected"]
     mat = rec[rec["method"] == "rfe_matched"].set_index(["dataset", "fold"])["n_selected"]
