@@ -1,8 +1,12 @@
 """Issue 34 goal 4: each committed campaign list-scheduled on 1, 8, 64 and 512 SLURM slots, by simulation.
 
-Inputs are the committed exports alone (``bench_profile.load_export``): per select job its record's
+Inputs are the committed exports alone (``bench_profile.load_export``) of the campaigns of the issue's profile
+table (``bench_before_after.CAMPAIGNS``). Per select job, where the export has ``select_jobs.csv`` (exports made
+since 2026-11-27), the job's own CPU seconds and those of its ``select_part`` jobs (``split_inner_folds``: jobs
+of their own, after the split, before their select job, never bundled) ("†" in the table); else its record's
 ``fit_time_s + tune_time_s`` plus an equal share of the campaign's ``rest_s`` (the select jobs' benchmark seconds
-minus fits and tuning: final classifier, in-job audits, fixed cost, which the export keeps as a campaign sum only).
+minus fits and tuning: final classifier, in-job audits, fixed cost, which such an export keeps as a campaign sum
+only; "*": no rest recorded, fit + tune alone).
 The DAG is the workflow's (``svmfs.analysis.cluster_simulation.campaign_dag``): prepare+split per dataset (0 s
 here: their seconds are inside the export's ``aggregation_s``, not per rule), the select jobs (after the
 ``match_size_of`` job of the same fold where a method has one), then the aggregation rules, which run on the
@@ -31,6 +35,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "src"))
 
+from bench_before_after import CAMPAIGNS  # noqa: E402
 from bench_profile import exports  # noqa: E402
 
 from svmfs.analysis.cluster_simulation import bundle_jobs, campaign_dag, list_schedule, longest_path  # noqa: E402
@@ -42,13 +47,27 @@ OUT_CSV = HERE / "cluster_simulation.csv"
 OUT_PNG = HERE / "cluster_simulation.png"
 
 
-def job_times(c: dict) -> tuple[pd.Series, bool]:
-    """Each select job's seconds: fit + tune + an equal share of the campaign's rest (False: rest unknown)."""
-    r = c["records"]
+def job_times(c: dict) -> tuple[pd.Series, list | None, str]:
+    """Each select job's seconds, its parts' seconds (split_inner_folds; None: no parts known) and where they
+    come from: the export's ``select_jobs.csv`` (each job's and part's own CPU seconds: "cpu"), else fit + tune
+    + an equal share of the campaign's rest ("wall"; "fit+tune" where the rest is unknown). A job that
+    select_jobs.csv lacks (restored from an earlier export with no table) counts its fit + tune."""
+    r = c["records"].reset_index(drop=True)
+    jobs = c.get("jobs")
+    if jobs is not None:
+        key = lambda d: list(zip(d["dataset"].astype(str), d["method"].astype(str), d["setting"].astype(str), d["fold"].astype(int)))  # noqa: E731
+        own = dict(zip(key(jobs[jobs["rule"] == "select"]), jobs.loc[jobs["rule"] == "select", "cpu_s"]))
+        part_rows = jobs[jobs["rule"] == "select_part"]
+        parts: dict = {}
+        for k, sec in zip(key(part_rows), part_rows["cpu_s"]):
+            parts.setdefault(k, []).append(float(sec))
+        keys = key(r)
+        seconds = pd.Series([float(own[k]) if k in own and pd.notna(own[k]) else float(f) for k, f in zip(keys, r["fit_tune_s"])])
+        return seconds, [parts.get(k, []) for k in keys], "cpu"
     if c["jobs_wall_s"] is None:
-        return r["fit_tune_s"].reset_index(drop=True), False
+        return r["fit_tune_s"], None, "fit+tune"
     rest = max(c["jobs_wall_s"] - float(r["fit_tune_s"].sum()), 0.0)
-    return (r["fit_tune_s"] + rest / len(r)).reset_index(drop=True), True
+    return r["fit_tune_s"] + rest / len(r), None, "wall"
 
 
 def union(dags) -> tuple[list[float], list[tuple[int, ...]]]:
@@ -67,14 +86,14 @@ def select_makespan(dag, slots: int) -> float:
 
 
 def dag_of(c: dict):
-    seconds, known = job_times(c)
-    return campaign_dag(c["records"], seconds, c["match_size_of"]), seconds, known
+    seconds, parts, source = job_times(c)
+    return campaign_dag(c["records"], seconds, c["match_size_of"], parts=parts), seconds, source
 
 
 def simulate_all(camps: list[dict]) -> dict:
     """Every committed campaign in one run on N slots (its select phase)."""
     durations, deps = union(dag_of(c)[0] for c in camps)
-    row = {"campaign": ALL, "select_jobs": sum(len(c["records"]) for c in camps), "rest_known": True,
+    row = {"campaign": ALL, "select_jobs": sum(len(c["records"]) for c in camps), "times": "mixed",
            "jobs_total_s": sum(durations), "longest_job_s": max(durations), "critical_path_s": longest_path(durations, deps),
            "measured_span_2_cores_s": sum(c["select_span_s"] or 0.0 for c in camps),
            "aggregation_s": sum(c["aggregation_s"] or 0.0 for c in camps)}  # fmt: skip
@@ -84,14 +103,15 @@ def simulate_all(camps: list[dict]) -> dict:
 
 
 def simulate(c: dict, seed: int = 34) -> dict:
-    dag, seconds, known = dag_of(c)
-    row = {"campaign": c["folder"], "select_jobs": len(seconds), "rest_known": known,
-           "jobs_total_s": float(seconds.sum()), "longest_job_s": float(seconds.max()),
+    dag, seconds, source = dag_of(c)
+    part_s = [d for n, d in zip(dag.names, dag.durations) if n.startswith("select_part")]
+    row = {"campaign": c["folder"], "select_jobs": len(seconds), "select_parts": len(part_s), "times": source,
+           "jobs_total_s": float(seconds.sum()) + sum(part_s), "longest_job_s": max([float(seconds.max()), *part_s]),
            "critical_path_s": longest_path(dag.durations, dag.deps),
            "measured_span_2_cores_s": c["select_span_s"], "aggregation_s": c["aggregation_s"]}  # fmt: skip
     for n in SLOTS:
         row[f"slots_{n}_s"] = select_makespan(dag, n)
-    n_comp = len(bundle_jobs(dag, 1, 1).durations) - (len(dag.durations) - len(seconds))
+    n_comp = sum(bundle_jobs(dag, 1, 1).select)  # connected components of select jobs
     orders = {"ordered": None, "random": list(np.random.default_rng(seed).permutation(n_comp))}
     for name, order in orders.items():
         bundled = bundle_jobs(dag, BUNDLE_SIZE, BUNDLE_CORES, order)
@@ -112,7 +132,8 @@ def markdown(df: pd.DataFrame) -> str:
            "| longest job = critical path | aggregation (other rules, sum) |",
            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]  # fmt: skip
     for r in df.itertuples():
-        star, measured = ("" if r.rest_known else " *"), _h(r.measured_span_2_cores_s)
+        star = {"cpu": " †", "wall": "", "fit+tune": " *"}.get(r.times, "")
+        measured = _h(r.measured_span_2_cores_s)
         if r.campaign == ALL:
             r, measured = r._replace(campaign=f"**{ALL}**"), measured + " (the spans, one after another)"
         out.append(f"| {r.campaign}{star} | {r.select_jobs} | {measured} | {_h(r.slots_2_s)} | {_h(r.slots_1_s)} "
@@ -160,7 +181,7 @@ def figure(df: pd.DataFrame, path: Path) -> None:
 
 
 def main() -> None:
-    camps = exports()
+    camps = [c for c in exports() if c["folder"] in CAMPAIGNS]
     df = pd.DataFrame([simulate(c) for c in camps]).sort_values("slots_1_s", ascending=False)
     df = pd.concat([df, pd.DataFrame([simulate_all(camps)])], ignore_index=True)
     tmp = OUT_CSV.with_suffix(".csv.tmp")

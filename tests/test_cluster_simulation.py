@@ -116,3 +116,22 @@ def test_prepare_and_split_seconds_per_dataset():
     assert longest_path(dag.durations, dag.deps) == 5.0
     with pytest.raises(ValueError, match="setup_s has no time for the dataset\\(s\\) \\['e'\\]"):
         campaign_dag(rec, pd.Series([1.0, 1.0]), setup_s={"d": 4.0})
+
+
+def test_a_split_jobs_parts_run_side_by_side_before_it_and_are_not_bundled():
+    """split_inner_folds: a select job's select_part jobs follow the split and precede the job; on enough
+    slots they run at once, so the critical path is the longest part plus the job, not their sum."""
+    rec = _records(methods=("a",), folds=2)
+    dag = campaign_dag(rec, pd.Series([5.0, 1.0]), setup_s=2.0, parts=[[30.0, 40.0, 10.0], []])
+    job = dag.names.index("select d/a/default/fold-0")
+    parts = [i for i, n in enumerate(dag.names) if n.startswith("select_part d/a/default/fold-0/")]
+    assert len(parts) == 3 and dag.deps[job] == (0, *parts) and all(dag.deps[p] == (0,) for p in parts)
+    assert longest_path(dag.durations, dag.deps) == 2 + 40 + 5
+    assert list_schedule(list(dag.durations), 8, dag.deps).makespan == 47.0
+    assert list_schedule(list(dag.durations), 1, dag.deps).makespan == 2 + 80 + 5 + 1
+    bundled = bundle_jobs(dag, size=10, cores=2)  # both select jobs in one bundle, the parts outside it
+    assert [d for d, s in zip(bundled.durations, bundled.select) if s] == [5.0]
+    assert sum(n.startswith("select_part") for n in bundled.names) == 3
+    assert list_schedule(list(bundled.durations), 8, bundled.deps).makespan == 47.0
+    with pytest.raises(ValueError, match="parts has 1 entries for 2 records"):
+        campaign_dag(rec, pd.Series([5.0, 1.0]), parts=[[1.0]])

@@ -145,12 +145,16 @@ class CampaignDag:
 
 
 def campaign_dag(records: pd.DataFrame, seconds: pd.Series, match_size_of: dict[str, str] | None = None,
-                 setup_s: float | dict[str, float] = 0.0, aggregation_s: float = 0.0) -> CampaignDag:  # fmt: skip
+                 setup_s: float | dict[str, float] = 0.0, aggregation_s: float = 0.0,
+                 parts: Sequence[Sequence[float]] | None = None) -> CampaignDag:  # fmt: skip
     """The workflow's DAG over ``records`` (one row per select job), each select job lasting ``seconds``
     (aligned with ``records``): one ``prepare+split`` job per dataset (``setup_s`` each, or per dataset
     name), the select jobs,
     one ``aggregate`` job after them all (``aggregation_s``). ``match_size_of``: method -> the method whose
-    default-setting job of the same fold it waits for (the select rule's ``match`` input)."""
+    default-setting job of the same fold it waits for (the select rule's ``match`` input). ``parts``
+    (aligned with ``records``): the seconds of a split job's ``select_part`` jobs (``split_inner_folds``),
+    each a job after its dataset's split that the select job waits for; they are not select jobs (the
+    SLURM profile does not bundle them)."""
     missing = [c for c in JOB_KEY if c not in records]
     if missing:
         raise ValueError(f"records lack the column(s) {missing}")
@@ -163,11 +167,21 @@ def campaign_dag(records: pd.DataFrame, seconds: pd.Series, match_size_of: dict[
         raise ValueError(f"setup_s has no time for the dataset(s) {sorted(set(datasets) - set(setup_s))}")
     durations = [float(setup_s[d] if isinstance(setup_s, dict) else setup_s) for d in datasets]
     deps: list[tuple[int, ...]] = [()] * len(datasets)
+    if parts is not None and len(parts) != len(rec):
+        raise ValueError(f"parts has {len(parts)} entries for {len(records)} records")
+    own_parts: list[list[int]] = []
+    for i, r in enumerate(rec.itertuples()):
+        own_parts.append([])
+        for k, sec in enumerate((parts[i] if parts is not None else None) or []):
+            own_parts[i].append(len(names))
+            names.append(f"select_part {r.dataset}/{r.method}/{r.setting}/fold-{r.fold}/inner-{k}")
+            durations.append(float(sec))
+            deps.append((datasets.index(str(r.dataset)),))
     first = len(names)
     index = {(str(r.dataset), str(r.method), str(r.setting), int(r.fold)): first + i for i, r in enumerate(rec.itertuples())}
     match = match_size_of or {}
     for i, r in enumerate(rec.itertuples()):
-        pre = [datasets.index(str(r.dataset))]
+        pre = [datasets.index(str(r.dataset)), *own_parts[i]]
         other = match.get(str(r.method))
         if other is not None:
             key = (str(r.dataset), other, "default", int(r.fold))
