@@ -70,6 +70,29 @@ def test_sparse_polynomial_kinds():
     assert 3 < np.mean(sizes) < 16  # about 7 nonzero terms of 230
 
 
+
+def test_sparse_polynomial_exact_zeros_reading_keeps_that_share_of_terms():
+    """Reading (a) of Catala & Martin's "that percentage of terms have zero coefficients" (row C13): exactly
+    round((1 - s) 230) nonzero terms at every draw; reading (b) (independent zeros) gives that count on
+    average only; the generator's relevant variables are those of its nonzero terms."""
+    from svmfs.data.synthetic import nonzero_terms
+
+    for s, want in ((0.97, 7), (0.95, 12), (0.0, 230)):
+        exact = [int(nonzero_terms(np.random.default_rng(k), 230, s, "exact").sum()) for k in range(30)]
+        assert set(exact) == {want}
+    independent = [int(nonzero_terms(np.random.default_rng(k), 230, 0.97, "independent").sum()) for k in range(200)]
+    assert len(set(independent)) > 3 and abs(np.mean(independent) - 6.9) < 1.0
+    rng = np.random.default_rng(3)
+    rng.standard_normal((50, 20))  # the generator draws X first, then the terms
+    keep = nonzero_terms(rng, 230, 0.97, "exact")
+    _, _, rel = sparse_polynomial(n=50, kind="random", sparseness=0.97, seed=3, zeros="exact")
+    assert rel == sorted({v for k in np.flatnonzero(keep) for v in quadratic_terms(20)[k]})
+    _, _, rel0 = sparse_polynomial(kind="random", sparseness=0.0, seed=7, zeros="exact")
+    assert rel0 == list(range(20))
+    with pytest.raises(ValueError, match="zeros must be 'independent' or 'exact'"):
+        sparse_polynomial(kind="random", zeros="some")
+
+
 @pytest.mark.parametrize("gen", [mit_example1, mit_example2, mit_example3, weston_nonlinear, sparse_polynomial])
 def test_seeds_reproduce_and_differ(gen):
     kw = {"p": 30} if gen not in (sparse_polynomial,) else {}

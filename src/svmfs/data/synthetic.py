@@ -119,15 +119,21 @@ def quadratic_terms(p: int) -> list[tuple[int, ...]]:
     return [(j,) for j in range(p)] + list(combinations_with_replacement(range(p), 2))
 
 
-def sparse_polynomial(n=200, p=20, kind="f2", sparseness=0.95, seed=0):
+def sparse_polynomial(n=200, p=20, kind="f2", sparseness=0.95, seed=0, zeros="independent"):
     """Catala & Martin section 5.2: x ~ N(0, I_20), y = sign(f(x)).
 
     ``kind``: ``f1`` = x1; ``f2`` = x1 x2 + x3; ``random`` = a quadratic polynomial whose terms
     (the 230 monomials of degree 1-2) are zero with probability ``sparseness`` and otherwise have a
     coefficient drawn from {+1, -1}. Relevant: the variables of the nonzero terms.
-    Choice: each term is zero independently with probability ``sparseness``; a draw with no nonzero
-    term is redrawn; no constant term (the paper's 230 dimensions exclude it). f = 0 maps to +1.
+    ``zeros`` (the two readings of "A given percentage of sparseness implies that that percentage of terms
+    have zero coefficients", docs/protocols/catala_martin.md row C13): ``independent`` (reading (b), the
+    default): each term is zero independently with probability ``sparseness``, a draw with no nonzero term
+    redrawn; ``exact`` (reading (a)): exactly round((1 - sparseness) x 230) terms nonzero (half up: 7 at
+    0.97, 12 at 0.95, all 230 at 0), chosen uniformly without replacement. No constant term (the paper's 230
+    dimensions exclude it). f = 0 maps to +1.
     """
+    if zeros not in ("independent", "exact"):
+        raise ValueError(f"zeros must be 'independent' or 'exact', got {zeros!r}")
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((n, p))
     if kind == "f1":
@@ -140,10 +146,7 @@ def sparse_polynomial(n=200, p=20, kind="f2", sparseness=0.95, seed=0):
         if not 0 <= sparseness < 1:
             raise ValueError(f"sparseness must be in [0, 1), got {sparseness}")
         terms = quadratic_terms(p)
-        while True:
-            keep = rng.random(len(terms)) >= sparseness
-            if keep.any():
-                break
+        keep = nonzero_terms(rng, len(terms), sparseness, zeros)
         coef = rng.choice([-1.0, 1.0], size=len(terms))
         f = np.zeros(n)
         used: set[int] = set()
@@ -156,6 +159,20 @@ def sparse_polynomial(n=200, p=20, kind="f2", sparseness=0.95, seed=0):
         raise ValueError(f"kind must be 'f1', 'f2' or 'random', got {kind!r}")
     y = np.where(f >= 0, 1, -1)
     return X, y, relevant
+
+
+def nonzero_terms(rng, n_terms: int, sparseness: float, zeros: str = "independent") -> np.ndarray:
+    """Which of ``n_terms`` terms of a random sparse polynomial are nonzero (:func:`sparse_polynomial`'s
+    ``zeros``): ``exact``: round((1 - sparseness) n_terms) of them, half up, at least one, uniformly without
+    replacement; ``independent``: each with probability 1 - sparseness, an all-zero draw redrawn."""
+    if zeros == "exact":
+        keep = np.zeros(n_terms, dtype=bool)
+        keep[rng.choice(n_terms, size=max(int(np.floor((1 - sparseness) * n_terms + 0.5)), 1), replace=False)] = True
+        return keep
+    while True:
+        keep = rng.random(n_terms) >= sparseness
+        if keep.any():
+            return keep
 
 
 def text_like(n=200, V=300, k=10, factor=4.0, positive_fraction=0.5, mean_length=60.0, zipf=1.0, min_df=3, seed=0):
