@@ -219,6 +219,12 @@ def test_ranking_ties_are_ties_whatever_the_rounding():
     assert ranking_from_scores(np.r_[0.09, tie, 0.01]).tolist() == [1, 2, 3, 4, 5]
     assert ranking_from_scores(np.r_[0.09, tie[::-1], 0.01]).tolist() == [1, 2, 3, 4, 5]
     assert ranking_from_scores(np.array([0.5, 0.5 + 1e-9, -np.inf, np.inf])).tolist() == [3, 2, 4, 1]
+    # two scores a last bit apart that a rounding grid of the tolerance's step would split (observed on the
+    # text stand-in: features 1492 and 1756, 0.0475 each in exact arithmetic, keys ...277.49994 and ...277.50006)
+    two = np.array([0.09422182135976559, 0.04749999999999997, 0.04749999999999996])
+    assert ranking_from_scores(two).tolist() == [1, 2, 3]
+    assert ranking_from_scores(two[[0, 2, 1]]).tolist() == [1, 2, 3]
+    assert ranking_from_scores(np.array([1.0, 1.0 - 5e-13, 1.0 - 9e-13, 0.2, np.nan])).tolist() == [1, 2, 3, 4, 5]
 
 
 def test_osfsa_keeps_the_lowest_indices_of_words_with_one_alignment():

@@ -116,14 +116,20 @@ TIE_RTOL = 1e-12
 
 
 def ranking_from_scores(scores: np.ndarray) -> np.ndarray:
-    """Ranks 1..p by decreasing score; scores within :data:`TIE_RTOL` of the largest finite |score| of each other
-    (on a grid of that step) are tied, and ties keep the lower feature index first: the same ranking on any CPU."""
+    """Ranks 1..p by decreasing score; ties keep the lower feature index first: the same ranking on any CPU.
+
+    Tied: finite scores that, sorted, follow one another within :data:`TIE_RTOL` of the largest finite |score|
+    (a run of such neighbours is one tie, ranked at its largest score). Not a rounding grid of that step: two
+    scores a last bit apart could fall on either side of one of its boundaries (the text stand-in's
+    0.04749999999999996 and ...97, 0.5 step apart on a grid of 1e-12 x 0.0942, did)."""
     s = np.asarray(scores, dtype=float)
     key = s.copy()
-    fin = np.isfinite(s)
+    fin = np.flatnonzero(np.isfinite(s))
     scale = float(np.max(np.abs(s[fin]), initial=0.0))
     if scale > 0.0:
-        key[fin] = np.round(s[fin] / (scale * TIE_RTOL))  # integers up to 1e12: exact in float64
+        by_score = fin[np.lexsort((fin, -s[fin]))]  # decreasing score
+        new_tie = np.r_[True, -np.diff(s[by_score]) > scale * TIE_RTOL]
+        key[by_score] = s[by_score][np.flatnonzero(new_tie)][np.cumsum(new_tie) - 1]  # each tie's largest score
     order = np.lexsort((np.arange(s.size), -key))
     ranking = np.empty(s.size, dtype=np.int64)
     ranking[order] = np.arange(1, s.size + 1)
