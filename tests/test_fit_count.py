@@ -80,7 +80,7 @@ def test_the_job_log_times_the_final_classifier_apart_from_the_selector(monkeypa
     from types import SimpleNamespace
 
     clock = SimpleNamespace(t=0.0)
-    monkeypatch.setattr(select_job, "time", SimpleNamespace(perf_counter=lambda: clock.t))
+    monkeypatch.setattr(select_job, "time", SimpleNamespace(perf_counter=lambda: clock.t, process_time=lambda: clock.t))
     cfg = load_config(write_config({**BIG, "methods": {"svm_linear": {}}, "inner_cv": {"n_splits": 3},
                                     "final_classifier": {"linear": {"C": [0.1, 1.0]}}}), workdir=root)  # fmt: skip
     spec = get_method("svm_linear")
@@ -102,3 +102,6 @@ def test_the_job_log_times_the_final_classifier_apart_from_the_selector(monkeypa
                                   job_campaign_config(cfg, "mit_example1", "svm_linear"), 1)  # fmt: skip
     (line,) = [r.getMessage() for r in caplog.records if r.getMessage().startswith("final classifier:")]
     assert line.endswith(" 2.000 s")
+    # the same stages in CPU seconds (here the same clock), the line an export's select_jobs.csv reads
+    (cpu,) = [r.getMessage() for r in caplog.records if r.getMessage().startswith("cpu by stage:")]
+    assert ", fit 10.000 s, final classifier 2.000 s, audits 0.000 s" in cpu
