@@ -14,6 +14,7 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
+from ..protocol.select_job import scores_from_parts
 from .jobs import ROOT, job_key, job_path, merge_configs, validated
 
 #: A figure larger than this is left out of an export (named in provenance.json): one panel per dataset
@@ -244,7 +245,8 @@ def job_times(results: Path, records: pd.DataFrame) -> pd.DataFrame:
     for _, r in records.iterrows():
         rel = job_path(results, r).relative_to(results / "runs").with_suffix("")
         parts = sorted((results / "benchmarks" / "select_part" / rel).glob("inner-*.tsv"))
-        parts_s = sum(_part_seconds(results / "parts" / rel / t.with_suffix(".json").name) for t in parts)
+        part_files = [f for f in (results / "parts" / rel / t.with_suffix(".json").name for t in parts) if f.is_file()]
+        parts_s = scores_from_parts(part_files)[1]  # the seconds the select job's tune_time_s added
         for rule, name, part in [("select", rel, "")] + [("select_part", rel / t.stem, t.stem) for t in parts]:
             log, tsv = results / "logs" / rule / name.with_suffix(".log"), results / "benchmarks" / rule / name.with_suffix(".tsv")
             cpu, wall = _job_cpu_seconds(log, tsv), _benchmark_value(tsv, "s")
@@ -258,14 +260,6 @@ def job_times(results: Path, records: pd.DataFrame) -> pd.DataFrame:
                          "setting": r["setting"], "fold": int(r["fold"]), "part": part, "wall_s": wall, "cpu_s": cpu, **stages})  # fmt: skip
     cols = ["job", "rule", "dataset", "method", "setting", "fold", "part", "wall_s", "cpu_s", "stage_clock", *STAGES]
     return pd.DataFrame(rows, columns=cols)
-
-
-def _part_seconds(path: Path) -> float:
-    """A select_part's own seconds as it wrote them (``time_s``), which its select job's ``tune_time_s`` adds."""
-    try:
-        return float(json.loads(path.read_text())["time_s"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return 0.0
 
 
 def _with_earlier_times(times: pd.DataFrame, records: pd.DataFrame, earlier: Path) -> pd.DataFrame:
