@@ -280,6 +280,8 @@ def test_partial_export_restore_and_finish_give_the_same_tables(mini_run, tmp_pa
     export(partial, dest, [cfg])
     assert len(pd.read_csv(dest / "select_jobs.csv")) == 2
     assert json.loads((dest / "provenance.json").read_text())["partial"] is True and not (dest / "tables").exists()
+    staging = tmp_path / "benchmarks" / "reruns" / "mini"  # the same partial state, kept apart from dest
+    export(partial, staging, [cfg])
     lines = []
     clone = tmp_path / "session2"
     clone.mkdir()
@@ -305,6 +307,17 @@ def test_partial_export_restore_and_finish_give_the_same_tables(mini_run, tmp_pa
     assert prov["earlier_exports"][0]["select_jobs"] == 2 and prov["earlier_exports"][0]["partial"] is True
     jobs = pd.read_csv(dest / "select_jobs.csv")  # the restored jobs' rows come from session 1's export
     assert len(jobs) == 4 and sorted(jobs["run"]) == ["earlier export"] * 2 + ["this"] * 2
+    # a rerun whose partial state was exported elsewhere: --earlier names it, the whole export goes to a new folder
+    fresh = tmp_path / "reproduction" / "mini_fresh"
+    export(clone / "results" / "mini", fresh, [cfg], earlier=staging)
+    prov = json.loads((fresh / "provenance.json").read_text())
+    assert prov["partial"] is False and prov["earlier_exports"][0]["partial"] is True
+    jobs = pd.read_csv(fresh / "select_jobs.csv")
+    assert len(jobs) == 4 and sorted(jobs["run"]) == ["earlier export"] * 2 + ["this"] * 2
+    alone = tmp_path / "reproduction" / "mini_alone"  # without it, a new folder has no times for the restored jobs
+    export(clone / "results" / "mini", alone, [cfg])
+    assert "earlier_exports" not in json.loads((alone / "provenance.json").read_text())
+    assert len(pd.read_csv(alone / "select_jobs.csv")) == 2
 
 
 @pytest.mark.e2e

@@ -25,6 +25,7 @@ def main(argv=None) -> int:
     e.add_argument("dest", type=Path)
     e.add_argument("--configfile", nargs="+", required=True, help="the campaign files of the run, in order")
     e.add_argument("--command", help="the command that ran the campaign (default: the usual snakemake call)")
+    e.add_argument("--earlier", type=Path, help="the (partial) export the run's restored jobs came from, whose times are kept for them (default: dest)")
     i = sub.add_parser("index", help="write REPRODUCTION.md from reproduction/*/")
     i.add_argument("--root", type=Path, default=ROOT / "reproduction")
     i.add_argument("--out", type=Path, default=ROOT / "REPRODUCTION.md")
@@ -47,7 +48,7 @@ def main(argv=None) -> int:
     r.add_argument("--mirror", default=os.environ.get("SVMFS_MIRROR") or None)
     a = ap.parse_args(argv)
     if a.cmd == "export":
-        files = export(a.results, a.dest, a.configfile, a.command)
+        files = export(a.results, a.dest, a.configfile, a.command, a.earlier)
         size = sum(f.stat().st_size for f in files)
         print(f"exported {len(files)} files ({size / 2**20:.2f} MB) to {a.dest}")
         return 0

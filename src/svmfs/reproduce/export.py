@@ -23,11 +23,16 @@ MAX_FIGURE_BYTES = 2 * 2**20
 MAX_EXPORT_BYTES = 50 * 2**20
 
 
-def export(results: Path, dest: Path, configfiles, command: str | None = None) -> list[Path]:
+def export(results: Path, dest: Path, configfiles, command: str | None = None, earlier: Path | None = None) -> list[Path]:
     """Copy a finished campaign's results into ``dest`` (see the module docstring); return the files. The
     campaign counts as finished when ``records.parquet`` holds every select job of ``configfiles``; else
     (no store, or another run's, e.g. a subset's, in the same folder) the export is partial: the finished
-    select jobs of this campaign only."""
+    select jobs of this campaign only.
+
+    ``earlier``: the export the run's restored jobs came from (``reproduce restore``), whose times
+    (``select_jobs.csv``, ``provenance.json``) this export keeps for them; default ``dest`` itself. A rerun
+    spread over several sessions exports its partial state elsewhere (e.g. ``benchmarks/reruns/<campaign>``),
+    so that the committed export in ``dest`` stays whole until the rerun ends."""
     from ..results.record import read_records, write_store
 
     results, dest = Path(results), Path(dest)
@@ -56,10 +61,10 @@ def export(results: Path, dest: Path, configfiles, command: str | None = None) -
     # provenance first: the export's git sha is the tree's before this export rewrites committed files
     times = job_times(results, records)
     prov = {**provenance(results, records, configfiles, command, config, times), "partial": partial}
-    earlier = Path(dest) / "provenance.json"
-    if prov["select_jobs_without_benchmark"] and earlier.is_file():
+    earlier = Path(earlier) if earlier is not None else Path(dest)
+    if prov["select_jobs_without_benchmark"] and (earlier / "provenance.json").is_file():
         # jobs restored from this folder's last export: its times, which the new ones do not cover, are kept
-        old = json.loads(earlier.read_text())
+        old = json.loads((earlier / "provenance.json").read_text())
         if old.get("campaign") == prov["campaign"]:
             keep = ("export_git_sha", "select_jobs", "partial", "select_wall_s", "job_benchmark_s", "aggregation_s",
                     "wall_time_s", "select_cpu_s", "select_cpu_jobs", "command")  # fmt: skip
@@ -94,7 +99,7 @@ def export(results: Path, dest: Path, configfiles, command: str | None = None) -
         prov["figures_left_out"] = {"files": left_out, "why": f"over {MAX_FIGURE_BYTES / 2**20:.0f} MB each; rebuilt by the figures rule"}
     (dest / "provenance.json").write_text(json.dumps(prov, indent=1, sort_keys=True) + "\n")
     files += [dest / "config.yaml", dest / "provenance.json"] + ([dest / "records.parquet", dest / "records.csv"] if partial else [])
-    times = _with_earlier_times(times, records, final / "select_jobs.csv")
+    times = _with_earlier_times(times, records, earlier / "select_jobs.csv")
     if not times.empty:  # per select job: wall, CPU, final classifier, audits (issue 34 goal 1)
         times.to_csv(dest / "select_jobs.csv", index=False, float_format="%.3f", lineterminator="\n")
         files.append(dest / "select_jobs.csv")
