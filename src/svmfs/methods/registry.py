@@ -77,6 +77,14 @@ METHODS: dict[str, MethodSpec] = {
         truncation="n_features_to_select",
         paper="Guyon et al. (2002); MIT 9.520 project, section 2.2",
     ),
+    "svm_rfe_own": MethodSpec(
+        "svm_rfe_own:SVMRFEOwnSVM",
+        "own",
+        {"C": C_GRID},
+        settings=("n_features_to_select", "C"),
+        truncation="n_features_to_select",  # a size (match_size_of, settings); never a grid here (config check)
+        paper="Rinaldi & Sciandrone (2010), sec. 5.3 and Tables 3-4: RFE-SVM scored by its own last linear SVM",
+    ),
     # --- linear embedded and concave-programming methods (issue 3) ---
     "l1_svm": MethodSpec(
         "l1_svm:L1SVM",
