@@ -171,3 +171,27 @@ def test_the_workflow_tunes_once_per_fold_and_every_setting_and_no_fs_read_it(tm
             assert (rec["selector_params"]["C"], rec["selector_params"]["gamma_ini"]) == (init["C"], init["gamma_ini"])
         rec = json.loads((out / "runs" / "sparse_polynomial" / "svm_rbf" / "default" / f"fold-{k}.json").read_text())
         assert rec["final_params"] == {"C": init["C"], "gamma": init["gamma_ini"]}
+
+
+def test_the_tie_rule_of_the_isotropic_cv_picks_the_largest_c_among_the_best_pairs(data):
+    """Sheet row J12: section 3.3 names no tie rule. Both rules find the same best accuracy; "largest" takes the
+    largest C holding it (then its smallest gamma), "smallest" the first pair in grid order; computed by brute
+    force from the same folds' accuracy table, and a grid on which every pair ties (two separated clusters)."""
+    X, y, fold, init = data
+    train, test = np.asarray(fold["train"]), np.asarray(fold["test"])
+    Xtr, ytr = normalize_fold(X, train, test, "minmax_pm1")[0], y[train]
+    small = isotropic_cv(Xtr, ytr, PAPER_C_GRID, PAPER_GAMMA_GRID, 3, init["seed"])
+    large = isotropic_cv(Xtr, ytr, PAPER_C_GRID, PAPER_GAMMA_GRID, 3, init["seed"], ties="largest")
+    assert small[2] == large[2] and large[0] >= small[0]
+    best = [(C, g) for C in PAPER_C_GRID for g in PAPER_GAMMA_GRID  # the pairs at the best accuracy, one fit each
+            if isotropic_cv(Xtr, ytr, [C], [g], 3, init["seed"])[2] == small[2]]
+    assert small[:2] == best[0] and large[0] == max(C for C, _ in best)
+    assert large[1] == min(g for C, g in best if C == large[0])
+    rng = np.random.default_rng(0)
+    Xs = np.vstack([rng.normal(-5, 0.1, (10, 2)), rng.normal(5, 0.1, (10, 2))])
+    ys = np.repeat([-1.0, 1.0], 10)
+    assert isotropic_cv(Xs, ys, [0.1, 1.0, 10.0], [0.01, 0.1], 2, 0, ties="largest")[:2] == (10.0, 0.01)
+    assert isotropic_cv(Xs, ys, [0.1, 1.0, 10.0], [0.01, 0.1], 2, 0)[:2] == (0.1, 0.01)
+    with pytest.raises(ValueError, match="ties must be one of"):
+        isotropic_cv(Xs, ys, [1.0], [1.0], 2, 0, ties="median")
+    assert "ties" not in init and tune_initial_solution(X, y, fold, NORM, 3, init["seed"], "largest")["ties"] == "largest"

@@ -53,6 +53,7 @@ rule initial_solution:
         normalization=config["normalization"],
         n_folds=config["inner_cv"]["n_splits"],
         seed=lambda wc: initial_solution_seed(config["seed"], wc.dataset, wc.fold),
+        ties=config["inner_cv"].get("initial_solution_ties", "smallest"),
     script:
         "../../scripts/initial_solution.py"
 

@@ -31,17 +31,20 @@ from .normalize import normalize_fold
 SHARED = "shared"
 
 
-def tune_initial_solution(X, y, fold: dict, normalization: dict, n_folds: int, seed: int) -> dict:
+def tune_initial_solution(X, y, fold: dict, normalization: dict, n_folds: int, seed: int, ties: str = "smallest") -> dict:
     """(C*, gamma_ini) of Algorithm 1's first step on the fold's training side (scaled as its select jobs
     scale it): one :func:`~svmfs.solvers.mmfs_nlp.isotropic_cv` over the paper's grids (C: 17 values,
-    section 5.1; gamma: 1e-4..1e4, section 4.2), ``n_folds`` stratified inner folds seeded by ``seed``."""
+    section 5.1; gamma: 1e-4..1e4, section 4.2), ``n_folds`` stratified inner folds seeded by ``seed``, ties by
+    ``ties`` (``inner_cv.initial_solution_ties``; recorded only when not the default, so that the files of
+    the campaigns without the key stay as they were)."""
     train, test = np.asarray(fold["train"]), np.asarray(fold["test"])
     Xtr = normalize_fold(X, train, test, normalization["method"], normalization.get("scope", "fold"))[0]
-    C, gamma_ini, acc = isotropic_cv(Xtr, y[train], PAPER_C_GRID, PAPER_GAMMA_GRID, n_folds, seed)
-    return {
+    C, gamma_ini, acc = isotropic_cv(Xtr, y[train], PAPER_C_GRID, PAPER_GAMMA_GRID, n_folds, seed, ties)
+    out = {
         "fold": int(fold["fold"]), "C": C, "gamma_ini": gamma_ini, "cv_accuracy": acc, "seed": int(seed),
         "n_folds": int(n_folds), "n_train": int(train.size), "C_grid": PAPER_C_GRID, "gamma_grid": PAPER_GAMMA_GRID,
     }  # fmt: skip
+    return out if ties == "smallest" else {**out, "ties": ties}
 
 
 def read_initial_solution(campaign: dict) -> dict | None:

@@ -524,13 +524,21 @@ PAPER_C_GRID = [10.0**k for k in range(-4, 0)] + [float(k) for k in range(1, 10)
 PAPER_GAMMA_GRID = [10.0**k for k in range(-4, 5)]
 
 
-def isotropic_cv(X, y, C_grid, gamma_grid, n_folds=5, random_state=0):
+#: Tie rules of :func:`isotropic_cv` (the paper names none: sheet row J12 of docs/protocols/jimenez2021.md).
+ISOTROPIC_TIES = ("smallest", "largest")
+
+
+def isotropic_cv(X, y, C_grid, gamma_grid, n_folds=5, random_state=0, ties="smallest"):
     """Algorithm 1, first step: N-fold CV of the SVM (10) with gamma_j = gamma for all j.
 
-    Seeded StratifiedKFold; returns (C*, gamma_ini, best mean validation accuracy). Ties go to the first
-    pair in grid order (C ascending outer, gamma ascending inner), i.e. the simplest model. With fewer
-    members in a class than ``n_folds``, the number of folds is reduced to that count (at least 2).
+    Seeded StratifiedKFold; returns (C*, gamma_ini, best mean validation accuracy). ``ties="smallest"``: ties go
+    to the first pair in grid order (C ascending outer, gamma ascending inner), i.e. the simplest model;
+    ``"largest"``: to the largest C among the best pairs, then its smallest gamma (section 3.3 is silent on
+    ties). With fewer members in a class than ``n_folds``, the number of folds is reduced to that count (at
+    least 2).
     """
+    if ties not in ISOTROPIC_TIES:
+        raise ValueError(f"ties must be one of {ISOTROPIC_TIES}, got {ties!r}")
     from sklearn.model_selection import StratifiedKFold
     from sklearn.svm import SVC
 
@@ -548,4 +556,7 @@ def isotropic_cv(X, y, C_grid, gamma_grid, n_folds=5, random_state=0):
                 pred = SVC(C=C, kernel="precomputed").fit(Ktr, y[tr]).predict(Kva)
                 acc[a, b] += np.mean(pred == y[va]) / folds
     a, b = np.unravel_index(np.argmax(acc), acc.shape)  # first maximum in C-major order
+    if ties == "largest":  # the largest C holding the maximum, then its first (smallest) gamma
+        a = int(np.flatnonzero((acc == acc[a, b]).any(axis=1))[-1])
+        b = int(np.argmax(acc[a] == acc[a].max()))
     return float(C_grid[a]), float(gamma_grid[b]), float(acc[a, b])
