@@ -67,8 +67,9 @@ class _ConcaveBase(LinearModelSelector):
 
     def __init__(self, C_grid=DEFAULT_C_GRID, concave="inverse", eps=1e-6, p=1.0, alpha=5.0, cv=5,
                  zero_tol=1e-8, max_iter=100, svm_max_iter=10000, random_state=0, C_ties="smallest",
-                 svm_rows="all"):  # fmt: skip
+                 svm_rows="all", lp_solver="highs"):  # fmt: skip
         self.C_grid = C_grid
+        self.lp_solver = lp_solver
         self.C_ties = C_ties
         self.svm_rows = svm_rows
         self.concave = concave
@@ -83,7 +84,7 @@ class _ConcaveBase(LinearModelSelector):
 
     def _lp_step(self, X, y, z_star, rows):
         grad = concave_gradient(z_star, self.concave, self.eps, self.p, self.alpha)
-        return weighted_l1_svm(X, y, grad, C=None, rows=rows)
+        return weighted_l1_svm(X, y, grad, C=None, rows=rows, solver=self.lp_solver)
 
     def _zero(self, w):
         return np.abs(w) <= self.zero_tol * max(np.abs(w).max(), 1e-300)
@@ -114,6 +115,10 @@ class FSSVMCP(_ConcaveBase):
         the smallest feasible slack max(0, 1 - y_i(w*.x_i + b*)). Sheet row R31.
     zero_tol : float
         Relative tolerance below which a component of w_hat counts as zero.
+    lp_solver : {"highs", "glpk"}
+        Who solves the LP (15) to a vertex: HiGHS's dual simplex (default) or GLPK's simplex, the paper's
+        solver (sec. 5.1: "solved using GLPK (4.9)"; cvxopt's GLPK). Where (15) has several optimal vertices
+        the two may return different supports (sheet row R18).
     max_iter : int
         Safety limit on the outer iterations (status ``max_iter``).
     random_state : int

@@ -10,7 +10,9 @@ is the 1-norm SVM LP of the MIT 9.520 project (section 3.1, c = 1), one step of 
 Mangasarian's successive linearization for FSV (Maldonado et al. eq. 9, c_j = beta exp(-beta v_j)),
 and, with ``C=None`` (no slacks: the constraints are hard) and c = grad F(z*), the LP (15) of
 Rinaldi & Sciandrone's FS-SVMCP. It is solved by HiGHS's dual simplex (scipy ``highs-ds``), so the
-solution is a vertex of the feasible polyhedron.
+solution is a vertex of the feasible polyhedron; ``solver="glpk"`` solves the same LP by GLPK's simplex
+(through cvxopt), the solver Rinaldi & Sciandrone used (sec. 5.1, GLPK 4.9): another vertex where the LP has
+several optimal ones (sheet row R18 of docs/protocols/rinaldi2010.md).
 """
 
 from __future__ import annotations
@@ -37,7 +39,11 @@ class LPResult:
     n_variables: int
 
 
-def weighted_l1_svm(X, y, cost, C=None, rows=None, time_limit=None) -> LPResult:
+#: LP solvers of :func:`weighted_l1_svm`.
+LP_SOLVERS = ("highs", "glpk")
+
+
+def weighted_l1_svm(X, y, cost, C=None, rows=None, time_limit=None, solver="highs") -> LPResult:
     """Solve the weighted 1-norm SVM LP above, with w = u - v, u, v >= 0 in place of z.
 
     For cost c >= 0 the two forms have the same optimal value and, at an optimal vertex, min(u_j, v_j)
@@ -64,19 +70,47 @@ def weighted_l1_svm(X, y, cost, C=None, rows=None, time_limit=None) -> LPResult:
     A = sp.hstack(blocks).tocsc()
     b_ub = -np.ones(n)
     bounds = [(0, None)] * (2 * p) + [(None, None)] + [(0, None)] * n_xi
-    options = {"presolve": True}
-    if time_limit is not None:
-        options["time_limit"] = float(time_limit)
-    res = linprog(c, A_ub=A, b_ub=b_ub, bounds=bounds, method="highs-ds", options=options)
-    if res.x is None:
-        return LPResult(np.zeros(p), 0.0, np.zeros(p), np.zeros(n_xi), np.nan, STATUS.get(res.status, "solver_error"), res.message, 0, n_var)
-    x = res.x
+    if solver not in LP_SOLVERS:
+        raise ValueError(f"weighted_l1_svm: solver must be one of {LP_SOLVERS}, got {solver!r}")
+    if solver == "glpk":
+        x, status, message, fun, slack = _glpk_simplex(c, A, b_ub, 2 * p, n_xi)
+    else:
+        options = {"presolve": True}
+        if time_limit is not None:
+            options["time_limit"] = float(time_limit)
+        res = linprog(c, A_ub=A, b_ub=b_ub, bounds=bounds, method="highs-ds", options=options)
+        x, status, message = res.x, STATUS.get(res.status, "solver_error"), res.message
+        fun, slack = (float(res.fun), res.slack) if x is not None else (np.nan, None)
+    if x is None:
+        return LPResult(np.zeros(p), 0.0, np.zeros(p), np.zeros(n_xi), np.nan, status, message, 0, n_var)
     u, v, b, xi = x[:p], x[p : 2 * p], float(x[2 * p]), x[2 * p + 1 :]
     scale = max(1.0, np.abs(x).max())
     tol = 1e-9 * scale
     at_bound = np.concatenate([u, v, xi]) <= tol
-    n_active = int(np.sum(np.abs(res.slack) <= tol) + np.sum(at_bound))
-    return LPResult(u - v, b, u + v, xi, float(res.fun), STATUS.get(res.status, "solver_error"), res.message, n_active, n_var)
+    n_active = int(np.sum(np.abs(slack) <= tol) + np.sum(at_bound))
+    return LPResult(u - v, b, u + v, xi, float(fun), status, message, n_active, n_var)
+
+
+def _glpk_simplex(c, A, b_ub, n_pos: int, n_xi: int):
+    """min c.x s.t. A x <= b_ub, x_j >= 0 except the free intercept (column ``n_pos``), by GLPK's simplex
+    (cvxopt.glpk): the bounds become rows -x_j <= 0, the form cvxopt takes. Returns (x, status, message,
+    objective, slack of the rows of A)."""
+    from cvxopt import matrix, spmatrix
+    from cvxopt import glpk
+
+    n_var = A.shape[1]
+    nonneg = np.r_[np.arange(n_pos), np.arange(n_pos + 1, n_var)]  # every variable but b
+    G = sp.vstack([A, -sp.identity(n_var, format="csr")[nonneg]]).tocoo()
+    h = np.r_[b_ub, np.zeros(nonneg.size)]
+    glpk.options["msg_lev"] = "GLP_MSG_OFF"
+    status, x = glpk.lp(matrix(np.asarray(c, dtype=float)),
+                        spmatrix(G.data.astype(float), G.row.astype(int).tolist(), G.col.astype(int).tolist(), G.shape),
+                        matrix(h.astype(float)))[:2]  # fmt: skip
+    if status != "optimal" or x is None:
+        kind = {"primal infeasible": "infeasible", "dual infeasible": "solver_error"}.get(status, "solver_error")
+        return None, kind, f"GLPK: {status}", np.nan, None
+    x = np.array(x).ravel()
+    return x, "ok", "GLPK simplex: optimal", float(np.dot(c, x)), b_ub - A @ x
 
 
 def support_of(w: np.ndarray, threshold: float) -> np.ndarray:
