@@ -73,7 +73,7 @@ def weighted_l1_svm(X, y, cost, C=None, rows=None, time_limit=None, solver="high
     if solver not in LP_SOLVERS:
         raise ValueError(f"weighted_l1_svm: solver must be one of {LP_SOLVERS}, got {solver!r}")
     if solver == "glpk":
-        x, status, message, fun, slack = _glpk_simplex(c, A, b_ub, 2 * p, n_xi)
+        x, status, message, fun, slack = _glpk_simplex(c, A, b_ub, 2 * p)  # (no time limit: GLPK runs to the end)
     else:
         options = {"presolve": True}
         if time_limit is not None:
@@ -91,7 +91,7 @@ def weighted_l1_svm(X, y, cost, C=None, rows=None, time_limit=None, solver="high
     return LPResult(u - v, b, u + v, xi, float(fun), status, message, n_active, n_var)
 
 
-def _glpk_simplex(c, A, b_ub, n_pos: int, n_xi: int):
+def _glpk_simplex(c, A, b_ub, n_pos: int):
     """min c.x s.t. A x <= b_ub, x_j >= 0 except the free intercept (column ``n_pos``), by GLPK's simplex
     (cvxopt.glpk): the bounds become rows -x_j <= 0, the form cvxopt takes. Returns (x, status, message,
     objective, slack of the rows of A)."""
