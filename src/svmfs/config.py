@@ -347,6 +347,11 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
                         f"accepted: {', '.join(sorted(accepted)) or 'none'}"
                     )
                 values = value if section != "params" else [value]
+                choices = getattr(spec.load(), "param_choices", {}).get(param)
+                if choices is not None:
+                    for v in values:
+                        if v not in choices:
+                            errs.append(f"methods.{name}.{section}.{param}: {v!r} is not one of {list(choices)}")
                 if param in POSITIVE_PARAMS:
                     for v in values:
                         if not isinstance(v, (int, float)) or isinstance(v, bool) or v <= 0:

@@ -23,7 +23,7 @@ from sklearn.model_selection import StratifiedKFold, cross_val_score
 from sklearn.svm import LinearSVC
 
 from ..solvers.concave import check_concave, concave_gradient, concave_value
-from ..solvers.linear_programs import weighted_l1_svm
+from ..solvers.linear_programs import LP_SOLVERS, weighted_l1_svm
 from .base import LinearModelSelector
 
 DEFAULT_C_GRID = (0.01, 0.1, 1.0, 10.0, 100.0)
@@ -64,6 +64,9 @@ def _tuned_svm(X, y, C_grid, cv, seed, max_iter, C_ties="smallest"):
 
 class _ConcaveBase(LinearModelSelector):
     """Shared parameters (documented on FSSVMCP) and the LP step of FS-SVMCP and FW1."""
+
+    #: the values each enumerated parameter takes (checked with the campaign config, before any job runs)
+    param_choices = {"C_ties": C_TIE_RULES, "svm_rows": SVM_ROWS, "lp_solver": LP_SOLVERS}
 
     def __init__(self, C_grid=DEFAULT_C_GRID, concave="inverse", eps=1e-6, p=1.0, alpha=5.0, cv=5,
                  zero_tol=1e-8, max_iter=100, svm_max_iter=10000, random_state=0, C_ties="smallest",

@@ -8,7 +8,7 @@ SVM is :class:`svmfs.methods.no_selection.NoSelection`.)
 from __future__ import annotations
 
 from .base import LinearModelSelector
-from .fs_svmcp import DEFAULT_C_GRID, _tuned_svm
+from .fs_svmcp import C_TIE_RULES, DEFAULT_C_GRID, _tuned_svm
 
 
 class LinearSVMAllFeatures(LinearModelSelector):
@@ -17,6 +17,8 @@ class LinearSVMAllFeatures(LinearModelSelector):
     the same solver as FS-SVMCP's step 1 (LIBLINEAR's hinge loss). ``support_`` marks w*_j != 0, so a
     feature the SVM gives no weight (a column constant at zero on the training side) is not counted:
     Tables 1-2's ||w*||_0 (ionosphere 33.0 of 34 columns)."""
+
+    param_choices = {"C_ties": C_TIE_RULES}
 
     def __init__(self, C_grid=DEFAULT_C_GRID, cv=5, svm_max_iter=10000, random_state=0, C_ties="smallest"):
         self.C_grid = C_grid
