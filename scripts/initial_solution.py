@@ -13,6 +13,6 @@ with job_context(snakemake.log[0], snakemake.threads) as log:
     w, p = snakemake.wildcards, snakemake.params
     ds = load_dataset(snakemake.input.npz, snakemake.input.meta)
     fold = json.loads(Path(snakemake.input.splits).read_text())["folds"][int(w.fold)]
-    out = tune_initial_solution(ds.X, ds.y, fold, p.normalization, p.n_folds, p.seed, p.ties)
+    out = tune_initial_solution(ds.X, ds.y, fold, p.normalization, p.n_folds, p.seed, p.ties, p.libsvm_tol)
     log.info("C* = %g, gamma_ini = %g, inner accuracy %.4f", out["C"], out["gamma_ini"], out["cv_accuracy"])
     atomic_write_text(snakemake.output[0], json.dumps(out, indent=1) + "\n")

@@ -62,6 +62,8 @@ BAD_CONFIGS = [
     ({"normalization": {"method": "l2"}}, "normalization.method: 'l2' is not one of"),
     ({"inner_cv": {"n_splits": 1}}, "inner_cv.n_splits: 1 is less than the minimum of 2"),
     ({"inner_cv": {"initial_solution_ties": "median"}}, "inner_cv.initial_solution_ties: 'median' is not one of ['smallest', 'largest']"),
+    ({"inner_cv": {"initial_solution_libsvm_tol": 0}}, "inner_cv.initial_solution_libsvm_tol: 0 is less than or equal to the minimum of 0"),
+    ({"final_classifier": {"libsvm_tol": "tight"}}, "final_classifier.libsvm_tol: 'tight' is not of type 'number'"),
     ({"statistics": {"alpha": 0.7}}, "statistics.alpha: 0.7 is greater than or equal to the maximum of 0.5"),
     ({"methods": {"svm_rfe": {"grid": {"C": [1.0]}, "settings": {"C": [2.0]}}}}, "'C' is both in grid and settings"),
     ({"methods": {"fisher": {}, "svm_rfe": {"match_size_of": "ghost"}}}, "methods.svm_rfe.match_size_of: 'ghost' is not a method"),

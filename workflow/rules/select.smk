@@ -54,6 +54,7 @@ rule initial_solution:
         n_folds=config["inner_cv"]["n_splits"],
         seed=lambda wc: initial_solution_seed(config["seed"], wc.dataset, wc.fold),
         ties=config["inner_cv"].get("initial_solution_ties", "smallest"),
+        libsvm_tol=config["inner_cv"].get("initial_solution_libsvm_tol", 1e-3),
     script:
         "../../scripts/initial_solution.py"
 

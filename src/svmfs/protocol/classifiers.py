@@ -34,6 +34,9 @@ from ..methods.base import LinearModelSelector
 from ..solvers.anisotropic import aniso_kernel
 from .libsvm_direct import svc_fit_predict
 
+#: libsvm's own stopping tolerance, the final SVMs' when ``final_classifier.libsvm_tol`` is absent.
+LIBSVM_TOL = 1e-3
+
 #: Values of a registry entry's ``final`` (MethodSpec.final).
 FINAL_KINDS = ("linear", "poly", "rbf", "anisotropic", "own")
 
@@ -44,13 +47,14 @@ class AnisotropicSVC(ClassifierMixin, BaseEstimator):
     ``widths``: gamma_j >= 0 of exp(-sum_j gamma_j (x_j - z_j)^2), one per column of the X given to fit.
     """
 
-    def __init__(self, C=1.0, widths=None):
+    def __init__(self, C=1.0, widths=None, tol=1e-3):
         self.C = C
         self.widths = widths
+        self.tol = tol
 
     def fit(self, X, y):
         self.X_fit_ = np.asarray(X, dtype=float)
-        self.svc_ = SVC(C=self.C, kernel="precomputed").fit(aniso_kernel(self.X_fit_, self.widths), y)
+        self.svc_ = SVC(C=self.C, kernel="precomputed", tol=self.tol).fit(aniso_kernel(self.X_fit_, self.widths), y)
         self.classes_ = self.svc_.classes_
         return self
 
@@ -114,23 +118,25 @@ def make_final(kind: str, params: dict, n_selected: int, cfg: dict, widths=None)
 
     The polynomial kernel is (gamma x.z + coef0)^degree with ``final_classifier.poly.form`` (``POLY_FORMS``):
     (x.z / n_selected + 1)^degree by default, (x.z)^degree (``homogeneous``) or (1 + x.z)^degree (``offset``).
-    ``"anisotropic"`` needs ``widths``, the selector's gamma_j on the selected features.
+    ``"anisotropic"`` needs ``widths``, the selector's gamma_j on the selected features. Every SVM stops at
+    libsvm's tolerance ``final_classifier.libsvm_tol`` (absent: libsvm's 1e-3).
     """
     if n_selected == 0:
         return DummyClassifier(strategy="most_frequent")
+    tol = float(cfg.get("libsvm_tol", LIBSVM_TOL))
     if kind == "linear":
-        return SVC(kernel="linear", C=params["C"])
+        return SVC(kernel="linear", C=params["C"], tol=tol)
     if kind == "anisotropic":
         if widths is None or len(widths) != n_selected:
             raise ValueError("final classifier 'anisotropic' needs the selector's kernel_widths_ (one per feature)")
-        return AnisotropicSVC(C=params["C"], widths=np.asarray(widths, dtype=float))
+        return AnisotropicSVC(C=params["C"], widths=np.asarray(widths, dtype=float), tol=tol)
     if kind == "poly":
         gamma, coef0 = poly_kernel_params(cfg, n_selected)
-        return SVC(kernel="poly", C=params["C"], degree=int(params["degree"]), gamma=gamma, coef0=coef0)
+        return SVC(kernel="poly", C=params["C"], degree=int(params["degree"]), gamma=gamma, coef0=coef0, tol=tol)
     gamma = params["gamma"]
     if cfg["rbf"].get("gamma_per_feature", True):
         gamma = gamma / n_selected
-    return SVC(kernel="rbf", C=params["C"], gamma=gamma)
+    return SVC(kernel="rbf", C=params["C"], gamma=gamma, tol=tol)
 
 
 def fit_predict(kind, params, cfg, X_fit, y_fit, X_eval, support, selector=None):

@@ -31,20 +31,30 @@ from .normalize import normalize_fold
 SHARED = "shared"
 
 
-def tune_initial_solution(X, y, fold: dict, normalization: dict, n_folds: int, seed: int, ties: str = "smallest") -> dict:
+#: libsvm's own stopping tolerance, used when ``inner_cv.initial_solution_libsvm_tol`` is absent.
+LIBSVM_TOL = 1e-3
+
+
+def tune_initial_solution(X, y, fold: dict, normalization: dict, n_folds: int, seed: int, ties: str = "smallest",
+                          libsvm_tol: float = LIBSVM_TOL) -> dict:  # fmt: skip
     """(C*, gamma_ini) of Algorithm 1's first step on the fold's training side (scaled as its select jobs
     scale it): one :func:`~svmfs.solvers.mmfs_nlp.isotropic_cv` over the paper's grids (C: 17 values,
     section 5.1; gamma: 1e-4..1e4, section 4.2), ``n_folds`` stratified inner folds seeded by ``seed``, ties by
-    ``ties`` (``inner_cv.initial_solution_ties``; recorded only when not the default, so that the files of
-    the campaigns without the key stay as they were)."""
+    ``ties`` (``inner_cv.initial_solution_ties``), each SVM solved by libsvm to ``libsvm_tol``
+    (``inner_cv.initial_solution_libsvm_tol``, sheet row J41); each recorded only when not the default, so that
+    the files of the campaigns without the keys stay as they were."""
     train, test = np.asarray(fold["train"]), np.asarray(fold["test"])
     Xtr = normalize_fold(X, train, test, normalization["method"], normalization.get("scope", "fold"))[0]
-    C, gamma_ini, acc = isotropic_cv(Xtr, y[train], PAPER_C_GRID, PAPER_GAMMA_GRID, n_folds, seed, ties)
+    C, gamma_ini, acc = isotropic_cv(Xtr, y[train], PAPER_C_GRID, PAPER_GAMMA_GRID, n_folds, seed, ties, libsvm_tol)
     out = {
         "fold": int(fold["fold"]), "C": C, "gamma_ini": gamma_ini, "cv_accuracy": acc, "seed": int(seed),
         "n_folds": int(n_folds), "n_train": int(train.size), "C_grid": PAPER_C_GRID, "gamma_grid": PAPER_GAMMA_GRID,
     }  # fmt: skip
-    return out if ties == "smallest" else {**out, "ties": ties}
+    if ties != "smallest":
+        out["ties"] = ties
+    if float(libsvm_tol) != LIBSVM_TOL:
+        out["libsvm_tol"] = float(libsvm_tol)
+    return out
 
 
 def read_initial_solution(campaign: dict) -> dict | None:

@@ -528,10 +528,11 @@ PAPER_GAMMA_GRID = [10.0**k for k in range(-4, 5)]
 ISOTROPIC_TIES = ("smallest", "largest")
 
 
-def isotropic_cv(X, y, C_grid, gamma_grid, n_folds=5, random_state=0, ties="smallest"):
+def isotropic_cv(X, y, C_grid, gamma_grid, n_folds=5, random_state=0, ties="smallest", tol=1e-3):
     """Algorithm 1, first step: N-fold CV of the SVM (10) with gamma_j = gamma for all j.
 
-    Seeded StratifiedKFold; returns (C*, gamma_ini, best mean validation accuracy). ``ties="smallest"``: ties go
+    Seeded StratifiedKFold; returns (C*, gamma_ini, best mean validation accuracy). ``tol``: libsvm's stopping
+    tolerance of each SVM (its default 1e-3; section 4.2 solves them with CPLEX, sheet row J41). ``ties="smallest"``: ties go
     to the first pair in grid order (C ascending outer, gamma ascending inner), i.e. the simplest model;
     ``"largest"``: to the largest C among the best pairs, then its smallest gamma (section 3.3 is silent on
     ties). With fewer members in a class than ``n_folds``, the number of folds is reduced to that count (at
@@ -553,7 +554,7 @@ def isotropic_cv(X, y, C_grid, gamma_grid, n_folds=5, random_state=0, ties="smal
         for tr, va in splits:
             Ktr, Kva = K[np.ix_(tr, tr)], K[np.ix_(va, tr)]
             for a, C in enumerate(C_grid):
-                pred = SVC(C=C, kernel="precomputed").fit(Ktr, y[tr]).predict(Kva)
+                pred = SVC(C=C, kernel="precomputed", tol=tol).fit(Ktr, y[tr]).predict(Kva)
                 acc[a, b] += np.mean(pred == y[va]) / folds
     a, b = np.unravel_index(np.argmax(acc), acc.shape)  # first maximum in C-major order
     if ties == "largest":  # the largest C holding the maximum, then its first (smallest) gamma
