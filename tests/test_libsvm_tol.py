@@ -61,12 +61,25 @@ def test_at_a_tight_libsvm_tol_the_anisotropic_svm_reaches_the_dual_optimum_clar
     assert abs(_dual_objective(K, y, alpha) - best) <= 1e-6 * abs(best)
 
 
-def test_the_shared_initial_solution_solves_its_svms_to_the_set_tol_and_records_it_only_then(data):
+def test_the_shared_initial_solution_solves_its_svms_to_the_set_tol_and_records_it_only_then(data, monkeypatch):
+    import sklearn.svm
+
     X, y = data
+    seen = set()
+
+    class Recording(SVC):
+        def fit(self, *a, **k):
+            seen.add(self.tol)
+            return super().fit(*a, **k)
+
+    monkeypatch.setattr(sklearn.svm, "SVC", Recording)  # isotropic_cv imports it at call time
     fold = make_splits(y, {"kind": "stratified_kfold", "n_splits": 4}, 0)[0]
     norm = {"method": "minmax_pm1", "scope": "fold"}
     plain = tune_initial_solution(X, y, fold, norm, 3, 7)
+    assert seen == {1e-3}
+    seen.clear()
     tight = tune_initial_solution(X, y, fold, norm, 3, 7, libsvm_tol=1e-8)
+    assert seen == {1e-8}  # every SVM of the isotropic CV stopped at the campaign's tolerance
     assert "libsvm_tol" not in plain and tight["libsvm_tol"] == 1e-8
     assert tight["C"] in tight["C_grid"] and tight["gamma_ini"] in tight["gamma_grid"]
     assert 0.5 <= tight["cv_accuracy"] <= 1.0

@@ -32,10 +32,7 @@ from sklearn.svm import SVC
 
 from ..methods.base import LinearModelSelector
 from ..solvers.anisotropic import aniso_kernel
-from .libsvm_direct import svc_fit_predict
-
-#: libsvm's own stopping tolerance, the final SVMs' when ``final_classifier.libsvm_tol`` is absent.
-LIBSVM_TOL = 1e-3
+from .libsvm_direct import LIBSVM_TOL, svc_fit_predict
 
 #: Values of a registry entry's ``final`` (MethodSpec.final).
 FINAL_KINDS = ("linear", "poly", "rbf", "anisotropic", "own")
@@ -47,7 +44,7 @@ class AnisotropicSVC(ClassifierMixin, BaseEstimator):
     ``widths``: gamma_j >= 0 of exp(-sum_j gamma_j (x_j - z_j)^2), one per column of the X given to fit.
     """
 
-    def __init__(self, C=1.0, widths=None, tol=1e-3):
+    def __init__(self, C=1.0, widths=None, tol=LIBSVM_TOL):
         self.C = C
         self.widths = widths
         self.tol = tol

@@ -25,14 +25,11 @@ from pathlib import Path
 import numpy as np
 
 from ..solvers.mmfs_nlp import PAPER_C_GRID, PAPER_GAMMA_GRID, isotropic_cv
+from .libsvm_direct import LIBSVM_TOL
 from .normalize import normalize_fold
 
 #: Value of ``methods.<name>.initial_solution`` that reads the fold's shared initial solution.
 SHARED = "shared"
-
-
-#: libsvm's own stopping tolerance, used when ``inner_cv.initial_solution_libsvm_tol`` is absent.
-LIBSVM_TOL = 1e-3
 
 
 def tune_initial_solution(X, y, fold: dict, normalization: dict, n_folds: int, seed: int, ties: str = "smallest",

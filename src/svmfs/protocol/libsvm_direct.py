@@ -22,6 +22,9 @@ try:
 except ImportError:  # pragma: no cover - a future scikit-learn
     _libsvm = None
 
+#: libsvm's own stopping tolerance (scikit-learn's SVC default): the campaigns' libsvm_tol keys when absent.
+LIBSVM_TOL = 1e-3
+
 _STATE = {"direct": _libsvm is not None}
 
 
