@@ -47,6 +47,7 @@ BAD_CONFIGS = [
     ({"methods": {"nope": {}}}, "methods.nope: unknown method 'nope'"),
     ({"methods": {"fs_svmcp": {"params": {"lp_solver": "cplex"}}}}, "methods.fs_svmcp.params.lp_solver: 'cplex' is not one of ['highs', 'glpk']"),
     ({"methods": {"svm_linear_own": {"final": "own", "params": {"C_ties": "middle"}}}}, "methods.svm_linear_own.params.C_ties: 'middle' is not one of ['smallest', 'largest']"),
+    ({"methods": {"l1_svm": {"params": {"refit_selected": "yes"}}}}, "methods.l1_svm.params.refit_selected: 'yes' is not one of [False, True]"),
     ({"methods": {"../fisher": {}}}, "methods: '../fisher' does not match"),
     ({"methods": {"fisher": {"grid": {"n_features_to_select": []}}}}, "methods.fisher.grid.n_features_to_select: [] should be non-empty"),
     ({"methods": {"fisher": {"grid": {"n_features_to_select": [0]}}}}, "methods.fisher.grid.n_features_to_select: must be an integer >= 1, got 0"),

@@ -59,6 +59,26 @@ def test_l1_svm_path_equals_cold_solves():
     assert nnz[0] <= nnz[-1]  # a stronger l1 penalty (small C) keeps fewer features
 
 
+@pytest.mark.parametrize("C", [0.1, 1.0])
+def test_l1_svm_refit_selected_re_solves_the_lp_on_its_own_support(C):
+    """Jimenez-Cordero et al. (2021), sec. 5.2, reading (a) of sheet row J35: the same support as the plain
+    fit, and a hyperplane that is the 1-norm SVM optimum on the selected columns alone (CLARABEL's value),
+    zero on every other column."""
+    X, y, _ = _data(seed=2)
+    plain = L1SVM(C=C).fit(X, y)
+    refit = L1SVM(C=C, refit_selected=True).fit(X, y)
+    s = plain.support_
+    assert 0 < s.sum() < X.shape[1]
+    assert np.array_equal(refit.support_, s)
+    assert np.all(refit.weights_[~s] == 0.0)
+    ys = np.where(y == refit.classes_[1], 1.0, -1.0)
+    assert refit.diagnostics_["refit_objective"] == pytest.approx(_cvxpy_l1_svm(X[:, s], ys, C), rel=1e-6)
+    w, b = refit.weights_[s], refit.intercept_
+    assert np.sum(np.abs(w)) + C * np.sum(np.maximum(0.0, 1 - ys * (X[:, s] @ w + b))) == pytest.approx(
+        refit.diagnostics_["refit_objective"], rel=1e-8)
+    assert np.allclose(refit.own_decision(X), X[:, s] @ w + b)
+
+
 @pytest.mark.parametrize("kind", CONCAVE)
 def test_concave_gradients_match_finite_differences(kind):
     z = np.array([0.0, 1e-3, 0.3, 2.0])

@@ -33,11 +33,21 @@ class L1SVM(LinearModelSelector):
         Weight of the hinge losses (the LP's sum of slacks).
     threshold : float
         A feature is selected when |w_j| exceeds it.
+    refit_selected : bool
+        False (default): ``weights_`` and ``intercept_`` are the LP's solution on every feature, the
+        hyperplane the final classifier ``own`` scores. True: the LP is solved again at the same C on the
+        selected columns only and that hyperplane is kept (zero outside the selection; ``support_`` is
+        still the first solve's): Jimenez-Cordero et al. (2021), section 5.2, "recomputing the classifier
+        that this method provides with those selected features only", read as the l1-SVM itself
+        (docs/protocols/jimenez2021.md, row J35, reading (a)).
     """
 
-    def __init__(self, C=1.0, threshold=1e-2):
+    param_choices = {"refit_selected": (False, True)}
+
+    def __init__(self, C=1.0, threshold=1e-2, refit_selected=False):
         self.C = C
         self.threshold = threshold
+        self.refit_selected = refit_selected
 
     def _fit(self, X, y):
         res = l1_svm_lp(X, y, np.ones(X.shape[1]), C=self.C)
@@ -45,3 +55,11 @@ class L1SVM(LinearModelSelector):
         self.intercept_ = res.b
         self.support_ = support_of(res.w, self.threshold)
         self.diagnostics_.update(status=res.status, objective=res.objective, message=str(res.message))
+        if self.refit_selected and self.support_.any():
+            again = weighted_l1_svm(X[:, self.support_], y, np.ones(int(self.support_.sum())), C=self.C)
+            self.weights_ = np.zeros(X.shape[1])
+            self.weights_[self.support_] = again.w
+            self.intercept_ = again.b
+            self.diagnostics_.update(refit_objective=again.objective)
+            if again.status != "ok":
+                self.diagnostics_.update(status=again.status, message=f"refit on the selected features: {again.message}")
