@@ -1,7 +1,9 @@
 """Rule select_part: one inner fold of a select job run apart (``methods.<name>.split_inner_folds``).
 
 Steps 1-3 of the select job on that inner fold only (:func:`svmfs.protocol.select_job.run_inner_folds`): the
-grid fitted and scored on it; the select job merges every part's scores and chooses as it would alone.
+grid fitted and scored on it; the select job merges every part's scores and chooses as it would alone. The part
+carries its job's ``config_hash`` and the code's ``git_sha``, as a record does, so that ``reproduce restore`` can
+tell whether an exported part still holds.
 """
 
 from pathlib import Path
@@ -17,9 +19,11 @@ from svmfs.data.canonical import load_dataset  # noqa: E402
 from svmfs.jobs import job_context  # noqa: E402
 from svmfs.protocol.select_job import run_inner_folds  # noqa: E402
 from svmfs.results.io import atomic_write_json  # noqa: E402
+from svmfs.results.record import config_hash, git_sha  # noqa: E402
 
 with job_context(snakemake.log[0], snakemake.threads) as log:
     w, p = snakemake.wildcards, snakemake.params
+    sha = git_sha(p.workdir)  # before the fit: the code the part starts with
     ds = load_dataset(snakemake.input.npz, snakemake.input.meta)
     fold = json.loads(Path(snakemake.input.splits).read_text())["folds"][int(w.fold)]
     fixed_size = None
@@ -32,4 +36,5 @@ with job_context(snakemake.log[0], snakemake.threads) as log:
     )  # fmt: skip
     elapsed = time.perf_counter() - t0
     log.info("inner fold %s: %d candidates scored in %.3f s", w.inner, len(scores[int(w.inner)]), elapsed)
-    atomic_write_json(snakemake.output[0], {"inner_fold": int(w.inner), "scores": scores, "time_s": elapsed})
+    part = {"inner_fold": int(w.inner), "scores": scores, "time_s": elapsed, "config_hash": config_hash(p.job_config), "git_sha": sha}
+    atomic_write_json(snakemake.output[0], part)

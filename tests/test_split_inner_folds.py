@@ -156,3 +156,65 @@ def test_split_inner_folds_is_refused_with_a_shared_initial_solution(root):
     with pytest.raises(ConfigError) as err:
         load_config(root / "config" / "campaigns" / "jimenez2021.yaml", overrides={"methods": {"mm_fs": mm_fs}}, workdir=root)
     assert "methods.mm_fs.split_inner_folds: not with initial_solution (the parts do not read the shared initial solution)" in str(err.value)
+
+
+@pytest.mark.e2e
+def test_a_partial_export_keeps_the_parts_and_restore_puts_them_back(tmp_path, monkeypatch):
+    """Issue 34: a rerun that spans sessions keeps the finished parts of its split jobs. Session 1 stops with
+    one MILP-FS job done (its three parts and its record) and two of another job's three parts; its partial
+    export holds those five parts; session 2 restores the job and the five parts, runs 13 parts and 5 jobs,
+    and ends with the records of one uninterrupted run; the export after it times every job and part once."""
+    import shutil
+
+    import pandas as pd
+
+    from svmfs.reproduce.export import export
+    from svmfs.reproduce.restore import restorable_parts, restore
+
+    monkeypatch.setattr("svmfs.reproduce.restore.git_ok", lambda sha, files: None)  # the code rule: test_reproduce_cli
+    split = copy.deepcopy(CAMPAIGN)
+    for m in split["methods"].values():
+        m["split_inner_folds"] = True
+    whole = tmp_path / "whole"
+    snakemake(whole, "--cores", "2", *_targets(), config=split)
+    cfg, res = whole / "campaign.yaml", whole / "results" / "tiny"
+    first = tmp_path / "session1" / "results" / "tiny"
+    done, half = "mit_example1/milp_fs/default/fold-0", "mit_example1/milp_fs/default/fold-1"
+    copies = [f"runs/{done}.json", f"logs/select/{done}.log", f"benchmarks/select/{done}.tsv"]
+    copies += [f"{kind}/{job}/inner-{i}.{ext}" for job, n in ((done, 3), (half, 2)) for i in range(n)
+               for kind, ext in (("parts", "json"), ("logs/select_part", "log"), ("benchmarks/select_part", "tsv"))]  # fmt: skip
+    for rel in copies:
+        (first / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(res / rel, first / rel)
+    staging = tmp_path / "staging"
+    export(first, staging, [cfg])
+    assert sorted(str(p.relative_to(staging / "parts")) for p in (staging / "parts").rglob("*.json")) == sorted(
+        f"{job}/inner-{i}.json" for job, n in ((done, 3), (half, 2)) for i in range(n))
+    assert len(pd.read_csv(staging / "select_jobs.csv")) == 1 + 3 + 2  # the job, its parts, the unfinished job's parts
+
+    clone, lines = tmp_path / "session2", []
+    clone.mkdir()
+    restore(staging, [cfg], clone, out=lines.append)
+    assert lines == [f"restored 1 select jobs and 5 parts of select jobs run apart into {clone / 'results' / 'tiny'}; to run: 5 not in the export"]
+    proc = snakemake(clone, "--cores", "2", *_targets(), "--configfile", str(cfg), "--replace-workflow-config")
+    log = proc.stdout + proc.stderr
+    assert (log.count("rule select_part:\n"), log.count("rule select:\n")) == (2 * 3 * 3 - 5, 6 - 1)
+    again, once = _records(clone), _records(whole)
+    restored = f"results/tiny/runs/{done}.json"  # rebuilt from the store: the JSON-only per-feature fields stay out
+    assert {k: r for k, r in again.items() if k != restored} == {k: r for k, r in once.items() if k != restored}
+    assert again[restored]["restored_from"] == str(staging)
+    assert all(again[restored][f] == v for f, v in once[restored].items() if f in again[restored])
+    export(clone / "results" / "tiny", tmp_path / "final", [cfg], earlier=staging)
+    jobs = pd.read_csv(tmp_path / "final" / "select_jobs.csv")
+    assert len(jobs) == 6 + 18 and jobs["job"].is_unique
+    assert sorted(jobs.loc[jobs["run"] == "earlier export", "job"]) == sorted(
+        [f"select/{done}"] + [f"select_part/{job}/inner-{i}" for job, n in ((done, 3), (half, 2)) for i in range(n)])
+
+    old = tmp_path / "old_parts"  # a part written before parts carried their config hash is not restored
+    shutil.copytree(staging / "parts", old)
+    stale = old / half / "inner-0.json"
+    stale.write_text(json.dumps({k: v for k, v in json.loads(stale.read_text()).items() if k != "config_hash"}))
+    from svmfs.reproduce.jobs import merge_configs
+
+    ok, why = restorable_parts(merge_configs([cfg]), old)
+    assert sum(map(len, ok.values())) == 4 and why == {"part without a config hash (written before 2026-11-27)": 1}

@@ -80,8 +80,10 @@ rule select_part:
         method_cfg=method_cfg,
         setting=lambda wc: SETTINGS[wc.method][wc.setting],
         campaign=campaign_cfg,
+        job_config=job_config,
         seed=lambda wc: job_seed(
             config["seed"], wc.dataset, wc.fold, wc.method, wc.setting
         ),
+        workdir=workflow.basedir,
     script:
         "../../scripts/select_part.py"

@@ -1,6 +1,8 @@
 """``reproduce export``: copy a finished campaign's results into ``reproduction/<name>/`` (the report, the
 tables, the top-level figures as PNG, the merged records, the merged config and ``provenance.json``), or the
-finished select jobs of an unfinished one (a partial export, to resume from with ``reproduce restore``)."""
+finished select jobs of an unfinished one (a partial export, to resume from with ``reproduce restore``). Either
+holds the finished parts of the select jobs whose inner folds run apart (``parts/``), finished job or not, so
+that ``restore`` can put back a split job, or the parts an unfinished one had done."""
 
 from __future__ import annotations
 
@@ -59,7 +61,9 @@ def export(results: Path, dest: Path, configfiles, command: str | None = None, e
     if names != {config.get("campaign", "default")}:
         raise SystemExit(f"export: the records are of campaign(s) {sorted(names)}, the config names {config.get('campaign')!r}")
     # provenance first: the export's git sha is the tree's before this export rewrites committed files
-    times = job_times(results, records)
+    unfinished = sorted(expected - {job_key(r) for _, r in records.iterrows()})
+    times, pending = job_times(results, records), part_times(results, unfinished)
+    times = times if pending.empty else pd.concat([times, pending], ignore_index=True)
     prov = {**provenance(results, records, configfiles, command, config, times), "partial": partial}
     earlier = Path(earlier) if earlier is not None else Path(dest)
     if prov["select_jobs_without_benchmark"] and (earlier / "provenance.json").is_file():
@@ -99,7 +103,12 @@ def export(results: Path, dest: Path, configfiles, command: str | None = None, e
         prov["figures_left_out"] = {"files": left_out, "why": f"over {MAX_FIGURE_BYTES / 2**20:.0f} MB each; rebuilt by the figures rule"}
     (dest / "provenance.json").write_text(json.dumps(prov, indent=1, sort_keys=True) + "\n")
     files += [dest / "config.yaml", dest / "provenance.json"] + ([dest / "records.parquet", dest / "records.csv"] if partial else [])
-    times = _with_earlier_times(times, records, earlier / "select_jobs.csv")
+    for src in part_files(results, sorted(expected)):  # split jobs: their finished parts, for restore
+        out = dest / "parts" / src.relative_to(results / "parts")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, out)
+        files.append(out)
+    times = _with_earlier_times(times, records, earlier / "select_jobs.csv", unfinished)
     if not times.empty:  # per select job: wall, CPU, final classifier, audits (issue 34 goal 1)
         times.to_csv(dest / "select_jobs.csv", index=False, float_format="%.3f", lineterminator="\n")
         files.append(dest / "select_jobs.csv")
@@ -267,14 +276,44 @@ def job_times(results: Path, records: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=cols)
 
 
-def _with_earlier_times(times: pd.DataFrame, records: pd.DataFrame, earlier: Path) -> pd.DataFrame:
+def part_files(results: Path, jobs) -> list[Path]:
+    """The finished parts (rule select_part) of the select jobs ``jobs`` ((dataset, method, setting, fold)) in a
+    campaign's results folder."""
+    out = []
+    for d, m, st, k in jobs:
+        out += sorted((results / "parts" / d / m / st / f"fold-{k}").glob("inner-*.json"))
+    return out
+
+
+def part_times(results: Path, jobs) -> pd.DataFrame:
+    """:func:`job_times`' rows for the finished parts of select jobs that have no record yet (``jobs``: their
+    keys): a partial export keeps their seconds, which the export that finishes the job then takes as an
+    earlier export's (the parts are restored, their logs and benchmark files are not)."""
+    rows = []
+    for d, m, st, k in jobs:
+        rel = Path(d) / m / st / f"fold-{k}"
+        for part in part_files(results, [(d, m, st, k)]):
+            name = rel / part.stem
+            log, tsv = results / "logs" / "select_part" / name.with_suffix(".log"), results / "benchmarks" / "select_part" / name.with_suffix(".tsv")
+            cpu, wall = _job_cpu_seconds(log, tsv), _benchmark_value(tsv, "s")
+            if cpu is None and wall is None:
+                continue
+            rows.append({"job": f"select_part/{name.as_posix()}", "rule": "select_part", "dataset": d, "method": m, "setting": st,
+                         "fold": int(k), "part": part.stem, "wall_s": wall, "cpu_s": cpu, "stage_clock": "cpu", "tune_s": cpu,
+                         "fit_s": 0.0, "final_classifier_s": 0.0, "audits_s": 0.0})  # fmt: skip
+    return pd.DataFrame(rows, columns=["job", "rule", "dataset", "method", "setting", "fold", "part", "wall_s", "cpu_s", "stage_clock", *STAGES])
+
+
+def _with_earlier_times(times: pd.DataFrame, records: pd.DataFrame, earlier: Path, unfinished=()) -> pd.DataFrame:
     """``times`` plus the rows of the folder's last ``select_jobs.csv`` for this export's jobs that ``times``
-    lacks (restored from that export: no log or benchmark here), marked ``run: earlier export``."""
+    lacks (restored from that export: no log or benchmark here), marked ``run: earlier export``; the jobs are
+    those of ``records`` and the ``unfinished`` ones whose restored parts that export timed."""
     times = times.assign(run="this")
     if not earlier.is_file():
         return times
     old = pd.read_csv(earlier, dtype={"setting": str, "part": str}, keep_default_na=False, na_values=[""])
     keys = {(str(r["dataset"]), str(r["method"]), str(r["setting"]), int(r["fold"])) for _, r in records.iterrows()}
+    keys |= {(str(d), str(m), str(st), int(k)) for d, m, st, k in unfinished}
     mine = old.apply(lambda r: (str(r["dataset"]), str(r["method"]), str(r["setting"]), int(r["fold"])) in keys, axis=1)
     old = old[mine.astype(bool) & ~old["job"].isin(times["job"])].assign(run="earlier export")
     return times if old.empty else pd.concat([times, old[times.columns]], ignore_index=True)

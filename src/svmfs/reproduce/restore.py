@@ -1,5 +1,6 @@
 """``reproduce restore``: resume a committed campaign in a fresh clone without rerunning its finished jobs:
-the committed records whose job config and code still hold are written back as select-job outputs."""
+the committed records whose job config and code still hold are written back as select-job outputs, and so are
+the exported parts (rule select_part) of the jobs whose inner folds run apart, finished job or not."""
 
 from __future__ import annotations
 
@@ -34,16 +35,23 @@ def restore(folder: Path, configfiles=None, directory: Path = ROOT, mirror: str 
     merged = directory / ".svmfs-restore-config.yaml"
     merged.write_text(yaml.safe_dump(config, sort_keys=False))
     try:
-        rows, why = restorable(config, pd.read_parquet(folder / "records.parquet"))
+        parts, part_why = restorable_parts(config, folder / "parts")
+        rows, why = restorable(config, pd.read_parquet(folder / "records.parquet"), parts)
         # paths as the rules spell them: relative to the working directory unless results_dir is absolute
         base = Path(config.get("results_dir", "results")) / config.get("campaign", "default")
-        datasets = sorted({str(r["dataset"]) for r in rows})
+        datasets = sorted({str(r["dataset"]) for r in rows} | {d for d, _, _, _ in parts})
         if datasets:
             prep = [str(base / sub / f"{d}{ext}") for d in datasets
                     for sub, ext in (("datasets", ".npz"), ("datasets", ".json"), ("splits", ".json"))]  # fmt: skip
             prep += _initial_solutions(config, base, rows)
             run_workflow(directory, merged, *prep, *_mirror_option(mirror))
         targets = []
+        for (d, m, st, k), files in sorted(parts.items()):  # before the records: a job is newer than its parts
+            for f in files:
+                path = base / "parts" / d / m / st / f"fold-{k}" / f.name
+                (directory / path).parent.mkdir(parents=True, exist_ok=True)
+                (directory / path).write_bytes(f.read_bytes())
+                targets.append(str(path))
         for r in rows:
             rec = {**_record_of(r), "restored_from": str(folder)}
             path = job_path(base, r)
@@ -55,7 +63,11 @@ def restore(folder: Path, configfiles=None, directory: Path = ROOT, mirror: str 
     finally:
         merged.unlink(missing_ok=True)
     rest = ", ".join(f"{n} {r}" for r, n in sorted(why.items()))
-    out(f"restored {len(rows)} select jobs into {directory / base}" + (f"; to run: {rest}" if rest else ""))
+    n_parts = sum(len(f) for f in parts.values())
+    kept = f" and {n_parts} parts of select jobs run apart" if n_parts else ""
+    left = ", ".join(f"{n} {r}" for r, n in sorted(part_why.items()))
+    out(f"restored {len(rows)} select jobs{kept} into {directory / base}" + (f"; to run: {rest}" if rest else "")
+        + (f"; parts to run again: {left}" if left else ""))
     return 0
 
 
@@ -71,19 +83,63 @@ def _initial_solutions(config: dict, base: Path, rows) -> list[str]:
     return [str(base / "initial_solution" / d / f"fold-{k}.json") for d, k in sorted(shared)]
 
 
-def restorable(config: dict, records: pd.DataFrame) -> tuple[list[pd.Series], dict[str, int]]:
+def _code_files(config: dict, method: str, script: str) -> list[Path]:
+    """The files whose code a select job's (``select.py``) or part's (``select_part.py``) output depends on."""
+    from ..config import campaign_methods
+    from ..methods.registry import get_method
+
+    mcfg = campaign_methods(config)[method]
+    module = get_method(mcfg.get("method", method)).target.partition(":")[0]
+    return [ROOT / "src" / "svmfs" / "methods" / f"{module}.py", ROOT / "scripts" / script]
+
+
+def restorable_parts(config: dict, folder: Path) -> tuple[dict[tuple, list[Path]], dict[str, int]]:
+    """The exported parts (``<export>/parts/<dataset>/<method>/<setting>/fold-<k>/inner-<i>.json``) a campaign
+    with ``config`` may reuse, by select job: a job whose inner folds run apart in this config, the part's
+    ``config_hash`` that of the job's config slice, and the method module and ``scripts/select_part.py``
+    holding the same code as at the part's ``git_sha``. Returns them and a count of the other parts by reason."""
+    from ..config import job_config, select_jobs, split_inner_folds
+    from ..results.record import config_hash
+
+    config = validated(config)
+    ok, why, cache = {}, {}, {}
+    for d, m, st, k in select_jobs(config):
+        files = sorted((Path(folder) / d / m / st / f"fold-{k}").glob("inner-*.json"))
+        if not files:
+            continue
+        if not split_inner_folds(config, m, d):
+            why["inner folds not run apart in this config"] = why.get("inner folds not run apart in this config", 0) + len(files)
+            continue
+        want = config_hash(job_config(config, d, m, st))
+        for f in files:
+            part = json.loads(f.read_text())
+            if part.get("config_hash") != want:
+                reason = "config changed" if part.get("config_hash") else "part without a config hash (written before 2026-11-27)"
+            else:
+                key = (str(part.get("git_sha")), m)
+                if key not in cache:
+                    cache[key] = git_ok(str(part.get("git_sha")), _code_files(config, m, "select_part.py"))
+                reason = cache[key]
+            if reason is None:
+                ok.setdefault((d, m, st, k), []).append(f)
+            else:
+                why[reason] = why.get(reason, 0) + 1
+    return ok, why
+
+
+def restorable(config: dict, records: pd.DataFrame, parts: dict | None = None) -> tuple[list[pd.Series], dict[str, int]]:
     """The committed records a campaign with ``config`` may reuse: same job, same ``config_hash`` of the
     job's config slice, and its method module and the select rule's script holding the same code as at the
-    record's commit (:func:`~svmfs.reproduce.git.same_code`: a docstring or comment may have changed).
-    Returns the rows and a count of the other jobs by reason."""
+    record's commit (:func:`~svmfs.reproduce.git.same_code`: a docstring or comment may have changed). A job
+    whose inner folds run apart also needs every one of its parts among ``parts`` (:func:`restorable_parts`):
+    they are its inputs. Returns the rows and a count of the other jobs by reason."""
     from ..analysis.optimism import IN_RECORD
-    from ..config import campaign_methods, job_config, select_job_audits, select_jobs, split_inner_folds
-    from ..methods.registry import get_method
+    from ..config import job_config, select_job_audits, select_jobs, split_inner_folds
     from ..results.record import config_hash
 
     config = validated(config)
     by_key = {tuple(r[k] for k in JOB_KEY): r for _, r in records.iterrows()}
-    methods = campaign_methods(config)
+    n_inner = int(config["inner_cv"]["n_splits"])
     ok, why, code_cache = [], {}, {}
     for d, m, s, k in select_jobs(config):
         row = by_key.get((d, m, s, k))
@@ -94,14 +150,12 @@ def restorable(config: dict, records: pd.DataFrame) -> tuple[list[pd.Series], di
             reason = "config changed"
         elif any(pd.isna(row.get(IN_RECORD[a])) for a in select_job_audits(config)):
             reason = "audits not in the record (restored or exported without them)"
-        elif split_inner_folds(config, m, d):  # its parts are inputs the export does not hold: Snakemake would rerun it
-            reason = "inner folds run apart (split_inner_folds): rerun with its parts"
+        elif split_inner_folds(config, m, d) and len((parts or {}).get((d, m, s, k), [])) < n_inner:
+            reason = "inner folds run apart (split_inner_folds): not every part in the export"  # its inputs
         else:
-            module = get_method(methods[m].get("method", m)).target.partition(":")[0]
-            files = [ROOT / "src" / "svmfs" / "methods" / f"{module}.py", ROOT / "scripts" / "select.py"]
-            key = (str(row["git_sha"]), module)
+            key = (str(row["git_sha"]), m)
             if key not in code_cache:
-                code_cache[key] = git_ok(str(row["git_sha"]), files)
+                code_cache[key] = git_ok(str(row["git_sha"]), _code_files(config, m, "select.py"))
             reason = code_cache[key]
         if reason is None:
             ok.append(row)
