@@ -266,14 +266,19 @@ def job_times(results: Path, records: pd.DataFrame) -> pd.DataFrame:
             cpu, wall = _job_cpu_seconds(log, tsv), _benchmark_value(tsv, "s")
             if cpu is None and wall is None:
                 continue
-            if rule == "select":
-                stages = _log_stages(log, r, parts_s)
-            else:
-                stages = {"stage_clock": "cpu", "tune_s": cpu, "fit_s": 0.0, "final_classifier_s": 0.0, "audits_s": 0.0}
+            stages = _log_stages(log, r, parts_s) if rule == "select" else _part_stages(cpu)
             rows.append({"job": f"{rule}/{name.as_posix()}", "rule": rule, "dataset": r["dataset"], "method": r["method"],
                          "setting": r["setting"], "fold": int(r["fold"]), "part": part, "wall_s": wall, "cpu_s": cpu, **stages})  # fmt: skip
-    cols = ["job", "rule", "dataset", "method", "setting", "fold", "part", "wall_s", "cpu_s", "stage_clock", *STAGES]
-    return pd.DataFrame(rows, columns=cols)
+    return pd.DataFrame(rows, columns=TIME_COLUMNS)
+
+
+#: The columns of ``select_jobs.csv`` before ``run``.
+TIME_COLUMNS = ["job", "rule", "dataset", "method", "setting", "fold", "part", "wall_s", "cpu_s", "stage_clock", *STAGES]
+
+
+def _part_stages(cpu):
+    """A part's seconds by stage: all of it is inner-CV tuning."""
+    return {"stage_clock": "cpu", "tune_s": cpu, "fit_s": 0.0, "final_classifier_s": 0.0, "audits_s": 0.0}
 
 
 def part_files(results: Path, jobs) -> list[Path]:
@@ -291,17 +296,15 @@ def part_times(results: Path, jobs) -> pd.DataFrame:
     earlier export's (the parts are restored, their logs and benchmark files are not)."""
     rows = []
     for d, m, st, k in jobs:
-        rel = Path(d) / m / st / f"fold-{k}"
         for part in part_files(results, [(d, m, st, k)]):
-            name = rel / part.stem
+            name = part.relative_to(results / "parts").with_suffix("")
             log, tsv = results / "logs" / "select_part" / name.with_suffix(".log"), results / "benchmarks" / "select_part" / name.with_suffix(".tsv")
             cpu, wall = _job_cpu_seconds(log, tsv), _benchmark_value(tsv, "s")
             if cpu is None and wall is None:
                 continue
             rows.append({"job": f"select_part/{name.as_posix()}", "rule": "select_part", "dataset": d, "method": m, "setting": st,
-                         "fold": int(k), "part": part.stem, "wall_s": wall, "cpu_s": cpu, "stage_clock": "cpu", "tune_s": cpu,
-                         "fit_s": 0.0, "final_classifier_s": 0.0, "audits_s": 0.0})  # fmt: skip
-    return pd.DataFrame(rows, columns=["job", "rule", "dataset", "method", "setting", "fold", "part", "wall_s", "cpu_s", "stage_clock", *STAGES])
+                         "fold": int(k), "part": part.stem, "wall_s": wall, "cpu_s": cpu, **_part_stages(cpu)})  # fmt: skip
+    return pd.DataFrame(rows, columns=TIME_COLUMNS)
 
 
 def _with_earlier_times(times: pd.DataFrame, records: pd.DataFrame, earlier: Path, unfinished=()) -> pd.DataFrame:
