@@ -156,22 +156,6 @@ def test_cyipopt_and_pyomo_routes_agree_on_wdbc():
     assert isinstance(model.n_iter, int) and model.n_iter > 0  # read from the solver's log
 
 
-@pytest.mark.e2e
-def test_cyipopt_and_pyomo_routes_agree_at_the_issues_size():
-    """The cross-check at WDBC n = 120 (x 8 features): cyipopt's L-BFGS against the Pyomo model
-    solved with the exact Hessian (ripopt's L-BFGS stops with "numerical difficulties" at this size).
-    The slowest test of the suite (~100 s, the Pyomo route's solver time)."""
-    X, y = _wdbc(120, 8)
-    C, g = 1.0, 0.1
-    start = (g, *svc_start(aniso_kernel(X, np.full(8, g)), y, C)[:4])
-    fast = solve_mmfs(X, y, C, 0.3, start, hessian="limited-memory")
-    model = solve_mmfs_pyomo(X, y, C, 0.3, start, hessian="exact")
-    assert fast.status in OK_STATUSES and model.status in OK_STATUSES, (fast.message, model.message)
-    assert abs(fast.objective - model.objective) <= 1e-6 * abs(fast.objective)
-    np.testing.assert_array_equal(fast.gamma > 1e-2, model.gamma > 1e-2)
-    assert 0 < np.sum(fast.gamma > 1e-2) < 8
-
-
 def test_lbfgs_history_reaches_ipopt_and_both_histories_reach_the_same_optimum(monkeypatch):
     """Ipopt's default 6 L-BFGS pairs against MMFS's default 50: the option reaches Ipopt (as
     ``limited_memory_max_history``, from MMFS too), and both reach the same optimum (objective to 1e-6

@@ -55,6 +55,24 @@ def check(folder: Path, k: int, seed: int, mirror: str | None = None, workdir: P
     return 1 if bad else 0
 
 
+#: the jobs a full check of a committed campaign reruns: 5, or 2 of a departure campaign (``protocol.measures``:
+#: the measured campaign's config with one element changed, run by the same code, whose paths its measured
+#: campaign's 5 check); ``benchmarks/bench_committed_check.py`` runs it for every campaign
+MEASURED_JOBS, DEPARTURE_JOBS = 5, 2
+
+
+def committed_campaigns(root: Path = ROOT) -> list[str]:
+    """Every campaign exported under ``root/reproduction`` (a folder holding its records.parquet)."""
+    return sorted(p.name for p in (Path(root) / "reproduction").iterdir() if (p / "records.parquet").is_file())
+
+
+def is_departure(folder: Path) -> bool:
+    """Whether the committed campaign in ``folder`` measures a departure of another (``protocol.measures``)."""
+    from ..analysis.departures import measures
+
+    return bool(measures((load_yaml_file(Path(folder) / "config.yaml") or {}).get("protocol")))
+
+
 #: the committed record's own timings that bound what a rerun of the job costs
 JOB_TIME_COLUMNS = ("fit_time_s", "tune_time_s", "audit_test_tuned_time_s")
 
