@@ -4,8 +4,8 @@ whose committed record took at most --max-job-seconds, exactly as ``reproduce ch
 record compared with the committed one (:func:`svmfs.reproduce.compare.compare_jobs`).
 
 CI (``pytest -m e2e``) checks one job of each measured campaign to stay inside its time; this is the whole
-check, written to ``benchmarks/committed_check.csv`` (one row per campaign) for RESULTS.md. About 40 min on
-this project's 2 cores; the shared data served on 127.0.0.1 (``--mirror``).
+check, written to ``benchmarks/committed_check.csv`` (one row per campaign) for RESULTS.md. 60 min 30 s on
+this project's 2 cores on 2026-11-28 (SLURM controller up); the shared data served on 127.0.0.1 (``--mirror``).
 
     python benchmarks/bench_committed_check.py --mirror http://127.0.0.1:8765/ [--only NAME ...]
 """
