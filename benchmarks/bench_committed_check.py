@@ -24,7 +24,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from svmfs.reproduce.check import DEPARTURE_JOBS, MEASURED_JOBS, check, committed_campaigns, is_departure  # noqa: E402
+from svmfs.reproduce.check import DEPARTURE_JOBS, MEASURED_JOBS, check_jobs, committed_campaigns, is_departure, tally  # noqa: E402
 from svmfs.results.record import git_sha  # noqa: E402
 
 
@@ -41,12 +41,11 @@ def main() -> int:
         lines: list[str] = []
         t0 = time.perf_counter()
         with tempfile.TemporaryDirectory(prefix="svmfs-bench-check-") as tmp:
-            rc = check(ROOT / "reproduction" / name, k=DEPARTURE_JOBS if is_departure(ROOT / "reproduction" / name) else MEASURED_JOBS, seed=args.seed, mirror=args.mirror,
-                       workdir=Path(tmp) / "w", out=lines.append, max_job_s=args.max_job_seconds)  # fmt: skip
-        verdicts = [ln.split(" ")[0] for ln in lines if ln.startswith(("ok", "DIFF"))]
-        rows.append({"campaign": name, "jobs": len(verdicts), "identical": sum(ln.startswith("ok ") and not ln.startswith("ok, ") for ln in lines),
-                     "same_result_path_differs": sum(ln.startswith("ok, same result") for ln in lines),
-                     "differ": verdicts.count("DIFF"), "passed": rc == 0, "wall_s": round(time.perf_counter() - t0, 1)})  # fmt: skip
+            compared = check_jobs(ROOT / "reproduction" / name, k=DEPARTURE_JOBS if is_departure(ROOT / "reproduction" / name) else MEASURED_JOBS,
+                                  seed=args.seed, mirror=args.mirror, workdir=Path(tmp) / "w", out=lines.append, max_job_s=args.max_job_seconds)  # fmt: skip
+        n = tally(compared)
+        rc = 1 if n["differ"] else 0
+        rows.append({"campaign": name, **n, "passed": rc == 0, "wall_s": round(time.perf_counter() - t0, 1)})
         print(f"{name}: {'passed' if rc == 0 else 'FAILED'} ({rows[-1]['wall_s']} s)", flush=True)
         if rc:
             print("\n".join(lines), flush=True)

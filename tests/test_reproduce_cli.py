@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from svmfs.reproduce.check import check, committed_campaigns, is_departure, sample_jobs
+from svmfs.reproduce.check import check, committed_campaigns, is_departure, sample_jobs, stale_jobs, tally
 from svmfs.reproduce.cli import main
 from svmfs.reproduce.compare import compare_jobs, compare_records
 from svmfs.reproduce.export import MAX_EXPORT_BYTES, export
@@ -393,14 +393,30 @@ def test_every_committed_export_holds_one_record_per_job_of_its_config_under_thi
     every select job it names has its record, made under the same ``config_hash`` this tree computes for the
     job's config slice (a schema default changed since would make it stale without a rerun showing it).
     The method code since the record's commit may have changed (``reproduce restore`` says which)."""
-    bad = {}
-    for name in COMMITTED:
-        folder = ROOT / "reproduction" / name
-        _, why = restorable(load_yaml_file(folder / "config.yaml"), pd.read_parquet(folder / "records.parquet"))
-        stale = {r: n for r, n in why.items() if r in ("config changed", "not in the export")}
-        if stale:
-            bad[name] = stale
+    bad = {name: stale for name in COMMITTED if (stale := stale_jobs(ROOT / "reproduction" / name))}
     assert not bad, bad
+
+
+def test_stale_jobs_names_a_changed_config_and_a_missing_record(tmp_path):
+    """The rerun-free export check can fail: a copy of a committed export whose config moved (another seed: every
+    job's config slice hashes differently) and whose records lost one job is reported with both reasons."""
+    folder = Path(shutil.copytree(ROOT / "reproduction" / "mit9520_reduced", tmp_path / "export"))
+    assert stale_jobs(folder) == {}
+    rec = pd.read_parquet(folder / "records.parquet")
+    rec.iloc[1:].to_parquet(folder / "records.parquet", index=False)
+    assert stale_jobs(folder) == {"not in the export": 1}
+    cfg = load_yaml_file(folder / "config.yaml")
+    (folder / "config.yaml").write_text(yaml.safe_dump({**cfg, "seed": int(cfg["seed"]) + 1}, sort_keys=False))
+    assert stale_jobs(folder) == {"not in the export": 1, "config changed": len(rec) - 1}
+
+
+def test_tally_counts_each_compared_job_by_its_worst_difference():
+    """``reproduce check``'s count (and bench_committed_check.py's CSV): a job differing on a deterministic field
+    counts as differing whatever its path did; a job differing only in its path has the same result."""
+    compared = {("d", "m", "s", 0): ([], []), ("d", "m", "s", 1): ([], ["n_iter: 3 -> 4"]),
+                ("d", "m", "s", 2): (["test_accuracy: 0.9 -> 0.8"], ["status"]), ("d", "m", "s", 3): ([], [])}  # fmt: skip
+    assert tally(compared) == {"jobs": 4, "identical": 2, "same_result_path_differs": 1, "differ": 1}
+    assert tally({}) == {"jobs": 0, "identical": 0, "same_result_path_differs": 0, "differ": 0}
 
 
 @pytest.mark.e2e

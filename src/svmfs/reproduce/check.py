@@ -21,6 +21,22 @@ def check(folder: Path, k: int, seed: int, mirror: str | None = None, workdir: P
     """Rerun k sampled jobs of a committed campaign (with ``max_job_s``: among those that took at most that
     long, e.g. to bound CI's time); 0 if every job has its committed result (:func:`compare_jobs`: its solver
     path and the last digits of its floats may differ on another CPU, and are listed), else 1."""
+    compared = check_jobs(folder, k, seed, mirror=mirror, workdir=workdir, cores=cores, raw_dir=raw_dir, out=out, max_job_s=max_job_s)
+    return 1 if tally(compared)["differ"] else 0
+
+
+def tally(compared: dict) -> dict[str, int]:
+    """How many of the compared jobs (:func:`compare_jobs`' result) are identical on every deterministic field,
+    have the same result with their solver path or last digits differing, or differ."""
+    differ = sum(bool(d) for d, _ in compared.values())
+    same_result = sum(bool(path) and not d for d, path in compared.values())
+    return {"jobs": len(compared), "identical": len(compared) - differ - same_result,
+            "same_result_path_differs": same_result, "differ": differ}  # fmt: skip
+
+
+def check_jobs(folder: Path, k: int, seed: int, mirror: str | None = None, workdir: Path | None = None,
+               cores: int = 2, raw_dir: str | None = None, out=print, max_job_s: float | None = None) -> dict:  # fmt: skip
+    """:func:`check`'s rerun and report: each sampled job's :func:`compare_jobs` result, by job key."""
     folder = Path(folder)
     config = load_yaml_file(folder / "config.yaml")
     records = pd.read_parquet(folder / "records.parquet")
@@ -37,7 +53,6 @@ def check(folder: Path, k: int, seed: int, mirror: str | None = None, workdir: P
         if workdir is None:
             shutil.rmtree(scratch, ignore_errors=True)
     compared = compare_jobs(jobs, new)
-    bad = close = 0
     for key, (d, path) in compared.items():
         name = "{}/{}/{}/fold-{}".format(*key)
         out(f"{'DIFF' if d else 'ok' if not path else 'ok, same result'} {name}")
@@ -45,14 +60,12 @@ def check(folder: Path, k: int, seed: int, mirror: str | None = None, workdir: P
             out(f"       {line}")
         for line in path:
             out(f"       (path or last digits) {line}")
-        bad += bool(d)
-        close += bool(path) and not d
-    same = len(compared) - bad - close
-    out(f"{same} of {len(compared)} jobs identical on every deterministic field"
-        + (f"; {close} with the same result, their solver path or last digits differing (status, message, n_iter; "
-           f"floats within {FLOAT_RTOL:g} relative)" if close else "")
-        + (f"; {bad} differ" if bad else ""))  # fmt: skip
-    return 1 if bad else 0
+    n = tally(compared)
+    out(f"{n['identical']} of {n['jobs']} jobs identical on every deterministic field"
+        + (f"; {n['same_result_path_differs']} with the same result, their solver path or last digits differing (status, "
+           f"message, n_iter; floats within {FLOAT_RTOL:g} relative)" if n["same_result_path_differs"] else "")
+        + (f"; {n['differ']} differ" if n["differ"] else ""))  # fmt: skip
+    return compared
 
 
 #: the jobs a full check of a committed campaign reruns: 5, or 2 of a departure campaign (``protocol.measures``:
@@ -71,6 +84,22 @@ def is_departure(folder: Path) -> bool:
     from ..analysis.departures import measures
 
     return bool(measures((load_yaml_file(Path(folder) / "config.yaml") or {}).get("protocol")))
+
+
+#: the reasons :func:`~svmfs.reproduce.restore.restorable` gives that make an export stale under this tree without
+#: any rerun (a changed method code is not one: ``reproduce check`` reruns the job to see whether it matters)
+STALE_REASONS = ("config changed", "not in the export")
+
+
+def stale_jobs(folder: Path) -> dict[str, int]:
+    """The select jobs of the committed campaign in ``folder`` whose record no longer stands for the job under this
+    tree, by reason (:data:`STALE_REASONS`): its ``config.yaml`` is validated against this tree's schema, and every
+    job it names needs its record under the ``config_hash`` this tree computes for the job's config slice."""
+    from .restore import restorable
+
+    folder = Path(folder)
+    _, why = restorable(load_yaml_file(folder / "config.yaml"), pd.read_parquet(folder / "records.parquet"))
+    return {r: n for r, n in why.items() if r in STALE_REASONS}
 
 
 #: the committed record's own timings that bound what a rerun of the job costs
