@@ -15,10 +15,13 @@ rule's seconds summed: an upper bound of their serial time).
 
 Rule: list scheduling, longest ready job first (LPT), one select job per slot (= one core: select jobs ask
 for 1 thread). Two variants of the SLURM profile's grouping (``group-components: select_bundle: 10``,
-``cores: 2``, ``jobs: 100``): bundles of 10 select jobs, each run on its 2 cores by LPT, at most 100 bundles
-queued at once, so N cores run min(N / 2, 100) bundles; bundles taken in the DAG's order (the folds of one
-method together, as the profile's comment says) and in a seeded random order (Snakemake 9 chunks a set of
-components, so which jobs share a bundle is in effect arbitrary).
+``cores: 1``, ``jobs: 100``): bundles of 10 select jobs, their members one after another (the SLURM plugin runs
+a bundle's members in series, each through srun and a Snakemake of its own: ``MEMBER_OVERHEAD_S`` each, measured on
+the tests' one-node SLURM), at most 100 bundles queued at once, so N cores run min(N, 100) bundles; bundles taken
+in the DAG's order and in a seeded random order (Snakemake 9 chunks a set of components, so which jobs share a
+bundle is in effect arbitrary). Until 2026-11-28 the profile asked 2 cores per bundle and this model ran a
+bundle's members two at a time on them, which the plugin does not do (benchmarks/RESULTS.md, "The SLURM profile's
+bundles run in series").
 
     python benchmarks/bench_cluster_simulation.py   # writes benchmarks/cluster_simulation.{csv,png}, prints markdown
 """
@@ -41,7 +44,10 @@ from bench_profile import exports  # noqa: E402
 from svmfs.analysis.cluster_simulation import bundle_jobs, campaign_dag, list_schedule, longest_path  # noqa: E402
 
 SLOTS = (1, 2, 8, 64, 512)
-BUNDLE_SIZE, BUNDLE_CORES, MAX_QUEUED = 10, 2, 100
+BUNDLE_SIZE, BUNDLE_CORES, MAX_QUEUED = 10, 1, 100
+#: seconds each bundle member adds (its srun and Snakemake start inside the SLURM job): a bundle of 6 select jobs
+#: of 5.98 s in all ran 45 s on the tests' one-node SLURM, beside a 2-core campaign (RESULTS.md, 2026-11-28)
+MEMBER_OVERHEAD_S = 6.0
 ALL = "all committed, one run"
 OUT_CSV = HERE / "cluster_simulation.csv"
 OUT_PNG = HERE / "cluster_simulation.png"
@@ -114,7 +120,7 @@ def simulate(c: dict, seed: int = 34) -> dict:
     n_comp = sum(bundle_jobs(dag, 1, 1).select)  # connected components of select jobs
     orders = {"ordered": None, "random": list(np.random.default_rng(seed).permutation(n_comp))}
     for name, order in orders.items():
-        bundled = bundle_jobs(dag, BUNDLE_SIZE, BUNDLE_CORES, order)
+        bundled = bundle_jobs(dag, BUNDLE_SIZE, BUNDLE_CORES, order, member_overhead_s=MEMBER_OVERHEAD_S)
         row[f"bundle_{name}_longest_s"] = max(d for d, s in zip(bundled.durations, bundled.select) if s)
         for n in SLOTS[2:]:
             row[f"bundle_{name}_cores_{n}_s"] = select_makespan(bundled, min(n // BUNDLE_CORES, MAX_QUEUED))
@@ -138,8 +144,8 @@ def markdown(df: pd.DataFrame) -> str:
             r, measured = r._replace(campaign=f"**{ALL}**"), measured + " (the spans, one after another)"
         out.append(f"| {r.campaign}{star} | {r.select_jobs} | {measured} | {_h(r.slots_2_s)} | {_h(r.slots_1_s)} "
                    f"| {_h(r.slots_8_s)} | {_h(r.slots_64_s)} | {_h(r.slots_512_s)} | {_h(r.critical_path_s)} | {_h(r.aggregation_s)} |")  # fmt: skip
-    out += ["", "With the SLURM profile's bundles (10 select jobs per SLURM job on 2 cores, at most 100 queued; N cores = "
-            "min(N/2, 100) bundles at once), select phase:", "",
+    out += ["", f"With the SLURM profile's bundles (10 select jobs per SLURM job on 1 core, run one after another, each member "
+            f"{MEMBER_OVERHEAD_S:g} s more; at most 100 queued; N cores = min(N, 100) bundles at once), select phase:", "",
             "| campaign | longest bundle, ordered / random | 8 cores, ordered / random | 64 cores | 512 cores |",
             "| --- | ---: | ---: | ---: | ---: |"]  # fmt: skip
     for r in df[df["campaign"] != ALL].itertuples():

@@ -3,9 +3,10 @@ of the tests (.ci/slurm/start_cluster.sh, already up), its measured makespan nex
 simulation of the same DAG from that run's own benchmark seconds (``svmfs.analysis.cluster_simulation``).
 
 The simulation takes the select jobs' benchmark seconds, prepare + split per dataset, the profile's bundles
-(``group-components: 10`` on ``cores: 2``; bundles in the DAG's order and in a random order) on
-min(node CPUs / 2, 100) slots, and no submission or status-check latency: the difference to the measured
-span is what SLURM and the executor plugin add.
+(``group-components: 10`` on ``cores: 1``, the members one after another; bundles in the DAG's order and in a
+random order) on min(node CPUs, 100) slots, and no submission or status-check latency, with and without the
+per-member overhead of bench_cluster_simulation.MEMBER_OVERHEAD_S: the difference to the measured span is what
+SLURM and the executor plugin add.
 
     .ci/slurm/start_cluster.sh     # NODE_CPUS=2: as many CPUs as the machine has
     python benchmarks/bench_slurm_check.py DIR [--init-seconds 1]
@@ -28,8 +29,10 @@ import yaml
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(HERE))
 
 from svmfs.analysis.cluster_simulation import bundle_jobs, campaign_dag, list_schedule  # noqa: E402
+from bench_cluster_simulation import BUNDLE_CORES, BUNDLE_SIZE, MAX_QUEUED, MEMBER_OVERHEAD_S  # noqa: E402
 from svmfs.results.record import read_records  # noqa: E402
 
 #: 4 synthetic datasets x 3 methods x 3 folds = 36 select jobs (under 1 s each at p = 200; --features 2000: seconds)
@@ -90,15 +93,13 @@ def main(argv=None) -> None:
     submitted = [ln for ln in (wd / "snakemake.out").read_text().splitlines() if "submitted with SLURM jobid" in ln]
     cpus = node_cpus()
     dag = campaign_dag(rec, pd.Series(sel), setup_s=setup)
-    slots = max(1, min(cpus // 2, 100))
-    n_comp = len(rec)
-    sims = {
-        f"each select job its own slot, {cpus} slots": list_schedule(list(dag.durations), cpus, dag.deps).makespan,
-        f"profile bundles in DAG order, {slots} x 2 cores": list_schedule(
-            list((b := bundle_jobs(dag, 10, 2)).durations), slots, b.deps).makespan,
-        f"profile bundles in random order, {slots} x 2 cores": list_schedule(
-            list((b := bundle_jobs(dag, 10, 2, list(np.random.default_rng(34).permutation(n_comp)))).durations), slots, b.deps).makespan,
-    }  # fmt: skip
+    slots = max(1, min(cpus // BUNDLE_CORES, MAX_QUEUED))
+    random_order = list(np.random.default_rng(34).permutation(len(rec)))
+    sims = {f"each select job its own slot, {cpus} slots": list_schedule(list(dag.durations), cpus, dag.deps).makespan}
+    for over in (0.0, MEMBER_OVERHEAD_S):
+        for name, order in (("DAG order", None), ("random order", random_order)):
+            b = bundle_jobs(dag, BUNDLE_SIZE, BUNDLE_CORES, order, member_overhead_s=over)
+            sims[f"profile bundles in {name}, {slots} x {BUNDLE_CORES} core, {over:g} s per member"] = list_schedule(list(b.durations), slots, b.deps).makespan
     result = {
         "features": args.features, "select_jobs": len(rec), "slurm_jobs_submitted": len(submitted), "node_cpus": cpus,
         "select_seconds_sum": round(sum(sel), 1), "prepare_split_seconds_sum": round(sum(setup.values()), 1),

@@ -109,6 +109,20 @@ def test_bundles_run_their_members_on_their_cores():
     assert [d for d, s in zip(bundled.durations, bundled.select) if s] == [20.0]
 
 
+def test_bundle_members_in_series_pay_their_overhead_each():
+    """The SLURM plugin runs a bundle's members one after another, each through srun and a Snakemake of its
+    own: on 1 core a bundle lasts the sum of its members plus one overhead per member; on 2 cores the same
+    members pair up (the model the profile had before, when its bundles asked for 2 cores)."""
+    rec = _records(methods=("a", "b", "c"), folds=2)
+    dag = campaign_dag(rec, pd.Series([10.0, 1.0, 4.0, 2.0, 3.0, 6.0]))
+    serial = bundle_jobs(dag, size=10, cores=1, member_overhead_s=5.0)
+    assert [d for d, s in zip(serial.durations, serial.select) if s] == [26.0 + 6 * 5.0]
+    paired = bundle_jobs(dag, size=10, cores=2, member_overhead_s=5.0)
+    assert [d for d, s in zip(paired.durations, paired.select) if s] == [list_schedule([15, 6, 9, 7, 8, 11], 2).makespan]
+    with pytest.raises(ValueError, match="member_overhead_s must be >= 0"):
+        bundle_jobs(dag, size=10, cores=1, member_overhead_s=-1.0)
+
+
 def test_prepare_and_split_seconds_per_dataset():
     rec = pd.DataFrame([{"dataset": d, "method": "a", "setting": "default", "fold": 0} for d in ("d", "e")])
     dag = campaign_dag(rec, pd.Series([1.0, 1.0]), setup_s={"d": 4.0, "e": 2.0})

@@ -13,8 +13,12 @@ such schedule satisfies ``max(longest path, total / slots) <= makespan <= total 
 ``total / slots + longest job``.
 
 Grouping (``bundle_jobs``): the SLURM profile bundles select jobs into group jobs of up to ``size``
-connected components (``group-components``); a bundle runs its members on the cores it asks for, and
-counts as one job of the bundle's own makespan.
+connected components (``group-components``); a bundle counts as one job of the bundle's own makespan, its
+members list-scheduled on ``cores`` cores, each lasting its own time plus ``member_overhead_s``. With the
+SLURM executor plugin the members run one after another (snakemake-executor-plugin-slurm 2.8 starts the
+job's Snakemake with ``--jobs 1``, its open issue #469), each through ``srun`` and a Snakemake of its own:
+``cores=1`` and an overhead of a few seconds model that (measured on the tests' one-node SLURM,
+benchmarks/RESULTS.md).
 
 Reads records alone (a frame with dataset, method, setting, fold and a time per job).
 """
@@ -199,13 +203,17 @@ def campaign_dag(records: pd.DataFrame, seconds: pd.Series, match_size_of: dict[
     return CampaignDag(tuple(names), tuple(durations), tuple(deps), select)
 
 
-def bundle_jobs(dag: CampaignDag, size: int, cores: int, order: Sequence[int] | None = None) -> CampaignDag:
+def bundle_jobs(dag: CampaignDag, size: int, cores: int, order: Sequence[int] | None = None,
+                member_overhead_s: float = 0.0) -> CampaignDag:  # fmt: skip
     """The select jobs bundled as the SLURM profile's ``group-components``: connected components of select
     jobs (a job and the select jobs it waits for) taken ``size`` at a time in ``order`` (component
     indices, default: the DAG's order), each bundle one job whose duration is its members' list schedule
-    on ``cores`` cores."""
+    on ``cores`` cores, each member lasting its own seconds plus ``member_overhead_s`` (its ``srun`` and
+    Snakemake start inside the SLURM job)."""
     if size < 1 or cores < 1:
         raise ValueError(f"bundle size and cores must be >= 1, got {size}, {cores}")
+    if member_overhead_s < 0:
+        raise ValueError(f"member_overhead_s must be >= 0, got {member_overhead_s}")
     n = len(dag.names)
     parent = list(range(n))
 
@@ -240,7 +248,7 @@ def bundle_jobs(dag: CampaignDag, size: int, cores: int, order: Sequence[int] | 
     for k, members in enumerate(chunks):
         local = {m: p for p, m in enumerate(sorted(members))}
         inner = [[local[j] for j in dag.deps[m] if j in local] for m in sorted(members)]
-        span = list_schedule([dag.durations[m] for m in sorted(members)], cores, inner).makespan
+        span = list_schedule([dag.durations[m] + member_overhead_s for m in sorted(members)], cores, inner).makespan
         for m in members:
             new_index[m] = len(names)
         outer = sorted({j for m in members for j in dag.deps[m] if j not in local})
