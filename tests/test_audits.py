@@ -2,6 +2,7 @@
 optimism table, and what switching them on reruns."""
 
 import copy
+import functools
 import json
 
 import numpy as np
@@ -156,6 +157,60 @@ def test_global_scaling_audit_refits_the_nested_choice_with_a_scaler_on_all_rows
                           {**CAMPAIGN, "normalization": {"method": "zscore", "scope": "global"}}, seed=3)  # fmt: skip
     if glob["selector_params"] == base["selector_params"] and glob["final_params"] == base["final_params"]:
         assert rec["audit_global_scaling_accuracy"] == glob["test_accuracy"]  # same choice: the global-scope run
+
+
+def _count_fits(monkeypatch, cls):
+    """Every call of ``cls.fit`` with the keyword arguments it got."""
+    calls = []
+    orig = cls.fit
+
+    @functools.wraps(orig)  # keeps the signature: the select job asks it whether fit takes validation points
+    def fit(self, X, y, **kw):
+        calls.append((X.shape, sorted(kw)))
+        return orig(self, X, y, **kw)
+
+    monkeypatch.setattr(cls, "fit", fit)
+    return calls
+
+
+def test_global_scaling_audit_reuses_the_fit_when_its_inputs_are_the_same_bit_for_bit(weak_signal, monkeypatch):
+    """Min-max scaling whose whole-data extremes lie on the training side scales the training side the same either
+    way: the audit takes step 4's fit instead of repeating it (issue 34, goal 3), with the result a refit would give;
+    z-scores (or an extreme on the test side) still refit."""
+    from svmfs.methods.l1_svm import L1SVM
+
+    X, y = weak_signal
+    fold = _folds(y, 4)[0]
+    tr, te = np.asarray(fold["train"]), np.asarray(fold["test"])
+    inside = X.copy()
+    inside[te] = np.clip(X[te], X[tr].min(axis=0), X[tr].max(axis=0))  # no test value beyond the training range
+    camp = {**CAMPAIGN, "normalization": {"method": "minmax_pm1", "scope": "fold"}, "audits": ["global_scaling"]}
+    n_tune = len(METHOD_CASES["l1_svm"]["grid"]["C"]) * CAMPAIGN["inner_cv"]["n_splits"]
+    for data, scaling, refits in ((inside, "minmax_pm1", 0), (X, "minmax_pm1", 1), (inside, "zscore", 1)):
+        calls = _count_fits(monkeypatch, L1SVM)
+        c = {**camp, "normalization": {"method": scaling, "scope": "fold"}}
+        rec = run_select_job(data, y, fold, "l1_svm", METHOD_CASES["l1_svm"], c, seed=3)
+        assert len(calls) == n_tune + 1 + refits, (scaling, refits)
+        monkeypatch.undo()
+        if not refits:  # the same scaler on every row: the audit is the nested result itself
+            assert rec["audit_global_scaling_accuracy"] == rec["test_accuracy"]
+            assert rec["audit_global_scaling_n_selected"] == rec["n_selected"]
+
+
+def test_global_scaling_audit_refit_takes_the_validation_points_as_the_fit_does(monkeypatch):
+    """A selector with a validation stop (dFSA, Catala & Martin section 5.2) gets its validation points, scaled on
+    all rows, in the audit's refit too: the refit repeats the nested choice, stopping rule included."""
+    from svmfs.methods.dfsa import DFSA
+
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(90, 6))
+    y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)
+    fold = {"fold": 0, "train": list(range(50)), "validation": list(range(50, 70)), "test": list(range(70, 90))}
+    camp = {**CAMPAIGN, "final_classifier": {"poly": {"C": [1.0], "degree": [2]}}, "audits": ["global_scaling"]}
+    calls = _count_fits(monkeypatch, DFSA)
+    run_select_job(X, y, fold, "dfsa_poly2", {"params": {"validation_rule": "first_drop"}}, camp, seed=1)
+    whole = [kw for shape, kw in calls if shape[0] == 50]
+    assert whole == [["validation"], ["validation"]]  # step 4's fit and the audit's refit (z-scores differ)
 
 
 # ---- optimism table -------------------------------------------------------------------------------
