@@ -33,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import yaml
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -44,7 +45,9 @@ from bench_profile import exports  # noqa: E402
 from svmfs.analysis.cluster_simulation import bundle_jobs, campaign_dag, list_schedule, longest_path  # noqa: E402
 
 SLOTS = (1, 2, 8, 64, 512)
-BUNDLE_SIZE, BUNDLE_CORES, MAX_QUEUED = 10, 1, 100
+#: the SLURM profile's bundle size, cores per bundle and jobs queued at once, read from the profile itself
+PROFILE = yaml.safe_load((HERE.parent / "workflow" / "profiles" / "slurm" / "config.yaml").read_text())
+BUNDLE_SIZE, BUNDLE_CORES, MAX_QUEUED = int(PROFILE["group-components"]["select_bundle"]), int(PROFILE["cores"]), int(PROFILE["jobs"])
 #: seconds each bundle member adds (its srun and Snakemake start inside the SLURM job): a bundle of 6 select jobs
 #: of 5.98 s in all ran 45 s on the tests' one-node SLURM, beside a 2-core campaign (RESULTS.md, 2026-11-28)
 MEMBER_OVERHEAD_S = 6.0
@@ -144,8 +147,8 @@ def markdown(df: pd.DataFrame) -> str:
             r, measured = r._replace(campaign=f"**{ALL}**"), measured + " (the spans, one after another)"
         out.append(f"| {r.campaign}{star} | {r.select_jobs} | {measured} | {_h(r.slots_2_s)} | {_h(r.slots_1_s)} "
                    f"| {_h(r.slots_8_s)} | {_h(r.slots_64_s)} | {_h(r.slots_512_s)} | {_h(r.critical_path_s)} | {_h(r.aggregation_s)} |")  # fmt: skip
-    out += ["", f"With the SLURM profile's bundles (10 select jobs per SLURM job on 1 core, run one after another, each member "
-            f"{MEMBER_OVERHEAD_S:g} s more; at most 100 queued; N cores = min(N, 100) bundles at once), select phase:", "",
+    out += ["", f"With the SLURM profile's bundles ({BUNDLE_SIZE} select jobs per SLURM job on {BUNDLE_CORES} core(s), run one after another, "
+            f"each member {MEMBER_OVERHEAD_S:g} s more; at most {MAX_QUEUED} queued; N cores = min(N / {BUNDLE_CORES}, {MAX_QUEUED}) bundles at once), select phase:", "",
             "| campaign | longest bundle, ordered / random | 8 cores, ordered / random | 64 cores | 512 cores |",
             "| --- | ---: | ---: | ---: | ---: |"]  # fmt: skip
     for r in df[df["campaign"] != ALL].itertuples():
