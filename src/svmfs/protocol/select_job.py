@@ -108,7 +108,10 @@ def scores_from_parts(paths) -> tuple[dict, float]:
 def same_inputs(a: list[np.ndarray], b: list[np.ndarray]) -> bool:
     """Whether two fits' input matrices are the same bit for bit (the global_scaling audit's refit against
     step 4's fit: a selector is a deterministic function of its inputs and seed, so the refit would repeat
-    the fit; issue 34, goal 3)."""
+    the fit; issue 34, goal 3). Unlike :class:`~.fit_memo.FitMemo`, taking the fit does not replay the draws of
+    libsvm's seed from NumPy's global generator that the skipped refit's SVMs would make, so the generator ends
+    the job in another state; no result depends on it (libsvm's seed drives only probability estimates, off here,
+    and the LinearSVCs are seeded), and the rerun job's record was identical to the committed one."""
     return len(a) == len(b) and all(x.shape == z.shape and np.array_equal(x, z) for x, z in zip(a, b))
 
 
