@@ -1,7 +1,9 @@
-"""Rule select_part: one inner fold of a select job run apart (``methods.<name>.split_inner_folds``).
+"""Rule select_part: one inner fold of a select job run apart (``methods.<name>.split_inner_folds``), or one
+block of the grid on one inner fold (``methods.<name>.split_grid``).
 
 Steps 1-3 of the select job on that inner fold only (:func:`svmfs.protocol.select_job.run_inner_folds`): the
-grid fitted and scored on it; the select job merges every part's scores and chooses as it would alone. The part
+grid, or the part's block of it, fitted and scored on it; the select job merges every part's scores and
+chooses as it would alone. The part
 carries its job's ``config_hash`` and the code's ``git_sha``, as a record does, so that ``reproduce restore`` can
 tell whether an exported part still holds.
 """
@@ -15,6 +17,7 @@ delegate(snakemake, __file__, modules=[f"svmfs.methods.{Path(snakemake.input.cod
 import json  # noqa: E402
 import time  # noqa: E402
 
+from svmfs.config import grid_block  # noqa: E402
 from svmfs.data.canonical import load_dataset  # noqa: E402
 from svmfs.jobs import job_context  # noqa: E402
 from svmfs.protocol.select_job import run_inner_folds  # noqa: E402
@@ -29,12 +32,15 @@ with job_context(snakemake.log[0], snakemake.threads) as log:
     fixed_size = None
     if snakemake.input.get("match"):
         fixed_size = json.loads(Path(snakemake.input.match).read_text())["n_selected"]
+    inner, block = grid_block(p.method_cfg, w.part)
     t0 = time.perf_counter()
     scores = run_inner_folds(
-        ds.X, ds.y, fold, w.method, p.method_cfg, p.campaign, p.seed, [int(w.inner)],
-        setting=p.setting, fixed_size=fixed_size,
+        ds.X, ds.y, fold, w.method, p.method_cfg, p.campaign, p.seed, [inner],
+        setting=p.setting, fixed_size=fixed_size, grid_block=block,
     )  # fmt: skip
     elapsed = time.perf_counter() - t0
-    log.info("inner fold %s: %d candidates scored in %.3f s", w.inner, len(scores[int(w.inner)]), elapsed)
-    part = {"inner_fold": int(w.inner), "scores": scores, "time_s": elapsed, "config_hash": config_hash(p.job_config), "git_sha": sha}
+    log.info("%s: %d candidates scored in %.3f s", w.part, len(scores[inner]), elapsed)
+    part = {"inner_fold": inner, "scores": scores, "time_s": elapsed, "config_hash": config_hash(p.job_config), "git_sha": sha}
+    if block is not None:
+        part["grid_block"] = block
     atomic_write_json(snakemake.output[0], part)

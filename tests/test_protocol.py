@@ -355,3 +355,45 @@ def test_a_milp_fs_job_from_its_inner_folds_run_apart_has_the_whole_jobs_record(
     same = [json.dumps({k: v for k, v in r.items() if k not in timing}, sort_keys=True) for r in (apart, whole)]
     assert same[0] == same[1]  # as text: NaN (inner_final_accuracy of ``own``) equals itself
     assert whole["n_selected"] <= 2 and whole["n_candidates"] == 3
+
+
+def test_a_milp_fs_job_from_blocks_of_its_grid_run_apart_has_the_whole_jobs_record(tmp_path):
+    """Issue 34 goal 3 (``split_grid``): step 3 done by one part per inner fold and block of the C grid, the
+    parts' files merged in any order (:func:`scores_from_parts`), gives the whole job's record; scores that lack
+    a block, or hold one twice, are refused rather than chosen from."""
+    import json
+
+    from svmfs.protocol.select_job import run_inner_folds, scores_from_parts
+    from svmfs.protocol.tuning import choose_candidate
+
+    rng = np.random.default_rng(11)
+    y = _y(36, 24)
+    X = rng.normal(size=(60, 7))
+    X[:, :3] += 0.7 * y[:, None]
+    fold = make_splits(y, {"kind": "stratified_kfold", "n_splits": 3}, 2)[1]
+    cfg = {"final": "own", "grid": {"C": [0.01, 1.0, 100.0]}, "params": {"B": 2, "M": 5.0, "node_limit": 200}}
+    campaign = {**CAMPAIGN, "audits": ["test_tuned"]}
+    whole = run_select_job(X, y, fold, "milp_fs", cfg, campaign, seed=4)
+    blocks = [{"C": [100.0]}, {"C": [0.01, 1.0]}]  # the later C first: the merge restores the grid's order
+    files = []
+    for k in (2, 0, 1):
+        for b, block in enumerate(blocks):
+            scores = run_inner_folds(X, y, fold, "milp_fs", cfg, campaign, 4, [k], grid_block=block)
+            assert {row[0] for row in scores[k]} == ({2} if b == 0 else {0, 1})
+            files.append(tmp_path / f"inner-{k}-grid-{b}.json")
+            files[-1].write_text(json.dumps({"scores": scores, "time_s": 1.0}))
+    merged, seconds = scores_from_parts(files)
+    assert seconds == 6.0
+    apart = run_select_job(X, y, fold, "milp_fs", cfg, campaign, seed=4, inner_scores=merged)
+    timing = ("fit_time_s", "tune_time_s", "audit_test_tuned_time_s")
+    same = [json.dumps({k: v for k, v in r.items() if k not in timing}, sort_keys=True) for r in (apart, whole)]
+    assert same[0] == same[1]
+    from svmfs.methods.milp_fs import MILPFS
+
+    make = MILPFS
+    without = scores_from_parts([f for f in files if f.name != "inner-0-grid-0.json"])[0]
+    with pytest.raises(ValueError, match="inner fold 0: {0: 1, 1: 1} rows by selector point; expected 1 for each of 0-2"):
+        choose_candidate(make, cfg["grid"], None, "own", {}, X, without, n_folds=3)
+    twice = scores_from_parts(files + files[:1])[0]
+    with pytest.raises(ValueError, match="inner fold 2: {0: 1, 1: 1, 2: 2} rows by selector point"):
+        choose_candidate(make, cfg["grid"], None, "own", {}, X, twice, n_folds=3)

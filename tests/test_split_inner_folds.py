@@ -1,5 +1,6 @@
 """Issue 34 goal 3: ``methods.<name>.split_inner_folds`` runs each select job's inner folds as jobs of their own
-(rule select_part) and gives the records of the jobs run whole (a tiny campaign, run both ways)."""
+(rule select_part), ``split_grid`` each inner fold's blocks of the grid, and both give the records of the jobs
+run whole (a tiny campaign, run both ways)."""
 
 import copy
 import json
@@ -37,9 +38,11 @@ def test_inner_folds_run_apart_give_the_records_of_the_whole_jobs(tmp_path):
     split = copy.deepcopy(CAMPAIGN)
     for m in split["methods"].values():
         m["split_inner_folds"] = True
+    split["methods"]["milp_fs"]["split_grid"] = [{"C": [10.0]}, {"C": [0.1]}]  # and its C grid in two blocks
     snakemake(apart, "--cores", "2", *_targets(), config=split)
     parts = sorted(p.relative_to(apart / "results" / "tiny" / "parts") for p in (apart / "results" / "tiny" / "parts").rglob("*.json"))
-    assert len(parts) == 2 * 3 * 3  # 2 methods x 3 outer folds x 3 inner folds
+    assert len(parts) == 3 * 3 + 3 * 3 * 2  # 3 outer folds x 3 inner folds, x 2 blocks for MILP-FS
+    assert {p.name for p in parts if p.parts[1] == "milp_fs"} == {f"inner-{k}-grid-{b}.json" for k in range(3) for b in range(2)}
     assert not (whole / "results" / "tiny" / "parts").exists()
     assert _records(apart) == _records(whole)  # config_hash included: the layout key is not part of it
     assert len(_records(whole)) == 6
@@ -218,3 +221,55 @@ def test_a_partial_export_keeps_the_parts_and_restore_puts_them_back(tmp_path, m
 
     ok, why = restorable_parts(merge_configs([cfg]), old)
     assert sum(map(len, ok.values())) == 4 and why == {"part without a config hash (written before 2026-11-27)": 1}
+    blocked = merge_configs([cfg])  # the C grid in blocks now: the whole-grid parts are not this layout's
+    blocked["methods"]["milp_fs"]["split_grid"] = [{"C": [0.1]}, {"C": [10.0]}]
+    assert restorable_parts(blocked, staging / "parts") == ({}, {"not a part of this config's layout (split_grid)": 5})
+
+
+def test_split_grid_blocks_must_cover_the_grid_once(root):
+    """``split_grid``: blocks of the inner-CV grid, each point of it in exactly one block, over the grid's
+    parameters, and only for inner folds run apart; each fault is named before any job."""
+    from svmfs.config import ConfigError, load_config
+
+    path = root / "config" / "campaigns" / "jimenez2021.yaml"  # milp_fs: split_inner_folds [wdbc], C in 5 values
+
+    def errors(milp_fs):
+        with pytest.raises(ConfigError) as err:
+            load_config(path, overrides={"methods": {"milp_fs": milp_fs}}, workdir=root)
+        return str(err.value)
+
+    two = [{"C": [0.0001, 0.01, 1.0, 100.0]}, {"C": [10000.0]}]
+    assert load_config(path, overrides={"methods": {"milp_fs": {"split_grid": two}}}, workdir=root)["methods"]["milp_fs"]["split_grid"] == two
+    assert "methods.milp_fs.split_grid: the grid's point(s) [{'C': 10000.0}] are in no block" in errors({"split_grid": [{"C": [0.0001, 0.01]}, {"C": [1.0, 100.0]}]})
+    assert "methods.milp_fs.split_grid[1]: {'C': 1.0} is in block 0 too" in errors({"split_grid": two[:1] + [{"C": [1.0, 10000.0]}]})
+    assert "methods.milp_fs.split_grid[2]: {'C': 5.0} is not a point of the grid" in errors({"split_grid": two + [{"C": [5.0]}]})
+    assert "methods.milp_fs.split_grid[1]: names ['B']; a block names the grid's parameters ['C']" in errors({"split_grid": two[:1] + [{"B": [3]}]})
+    assert "methods.milp_fs.split_grid: the blocks are parts of inner folds run apart; set split_inner_folds too" in errors(
+        {"split_inner_folds": False, "split_grid": two})
+
+
+def test_part_names_and_their_blocks():
+    from svmfs.config import grid_block, part_names
+
+    blocks = [{"C": [0.1]}, {"C": [10.0]}]
+    cfg = {"inner_cv": {"n_splits": 2}, "datasets": {"wdbc": {}, "pima": {}},
+           "methods": {"milp_fs": {"split_inner_folds": ["wdbc"], "split_grid": blocks}, "fisher": {"split_inner_folds": True}}}  # fmt: skip
+    assert part_names(cfg, "milp_fs", "wdbc") == ["inner-0-grid-0", "inner-0-grid-1", "inner-1-grid-0", "inner-1-grid-1"]
+    assert part_names(cfg, "milp_fs", "pima") == [] and part_names(cfg, "fisher", "pima") == ["inner-0", "inner-1"]
+    assert grid_block(cfg["methods"]["milp_fs"], "inner-1-grid-1") == (1, {"C": [10.0]})
+    assert grid_block(cfg["methods"]["fisher"], "inner-1") == (1, None)
+    with pytest.raises(ValueError, match="split_grid has 2 blocks"):
+        grid_block(cfg["methods"]["milp_fs"], "inner-0-grid-2")
+
+
+def test_an_export_takes_the_parts_of_its_layout_only(tmp_path):
+    """The whole-grid parts an earlier layout left in a results folder are neither exported nor timed once the
+    config splits the grid (:func:`~svmfs.reproduce.export.job_parts`)."""
+    from svmfs.reproduce.export import job_parts
+
+    for name in ("inner-0.json", "inner-1.json", "inner-0-grid-0.json", "inner-0-grid-1.json", "inner-1-grid-0.json"):
+        (tmp_path / name).write_text("{}")
+    cfg = {"inner_cv": {"n_splits": 2}, "datasets": {"wdbc": {}},
+           "methods": {"milp_fs": {"split_inner_folds": True, "split_grid": [{"C": [0.1]}, {"C": [10.0]}]}}}  # fmt: skip
+    assert [p.name for p in job_parts(tmp_path, ".json", cfg, "wdbc", "milp_fs")] == ["inner-0-grid-0.json", "inner-0-grid-1.json", "inner-1-grid-0.json"]
+    assert len(job_parts(tmp_path, ".json", None, "wdbc", "milp_fs")) == 5

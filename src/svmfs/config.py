@@ -8,6 +8,7 @@ message naming the key. :func:`load_config` does both for use outside Snakemake.
 from __future__ import annotations
 
 import inspect
+import itertools
 import os
 import re
 from pathlib import Path
@@ -196,7 +197,7 @@ def global_selection_methods(config: dict, dataset: str) -> list[str]:
 
 #: Method keys that lay a select job out in the workflow without changing its record (``split_inner_folds``:
 #: the inner folds in parts of their own, issue 34 goal 3): kept out of the record's ``config_hash``.
-LAYOUT_KEYS = ("split_inner_folds",)
+LAYOUT_KEYS = ("split_inner_folds", "split_grid")
 
 
 def split_inner_folds(config: dict, method: str, dataset: str) -> bool:
@@ -206,6 +207,37 @@ def split_inner_folds(config: dict, method: str, dataset: str) -> bool:
     if isinstance(value, list):
         return dataset in value or campaign_datasets(config)[dataset]["group"] in value
     return bool(value)
+
+
+def part_names(config: dict, method: str, dataset: str) -> list[str]:
+    """The parts (rule select_part) of the method's select jobs on ``dataset`` whose inner folds run apart
+    (:func:`split_inner_folds`): ``inner-<k>`` for inner fold k and the whole grid, or with ``split_grid``
+    ``inner-<k>-grid-<b>`` for inner fold k and the grid's block b (:func:`grid_block`). [] for a job run whole."""
+    if not split_inner_folds(config, method, dataset):
+        return []
+    inner = range(int(config["inner_cv"]["n_splits"]))
+    blocks = campaign_methods(config)[method].get("split_grid")
+    if not blocks:
+        return [f"inner-{k}" for k in inner]
+    return [f"inner-{k}-grid-{b}" for k in inner for b in range(len(blocks))]
+
+
+PART_NAME = re.compile(r"inner-(\d+)(?:-grid-(\d+))?")
+
+
+def grid_block(method_cfg: dict, part: str) -> tuple[int, dict | None]:
+    """A part's name (:func:`part_names`) read back: (its inner fold, its block of the grid, one of
+    ``method_cfg["split_grid"]``, or None for the whole grid)."""
+    match = PART_NAME.fullmatch(part)
+    if match is None:
+        raise ValueError(f"part {part!r}: not inner-<k> or inner-<k>-grid-<b>")
+    if match.group(2) is None:
+        return int(match.group(1)), None
+    blocks = method_cfg.get("split_grid") or []
+    b = int(match.group(2))
+    if b >= len(blocks):
+        raise ValueError(f"part {part!r}: split_grid has {len(blocks)} blocks")
+    return int(match.group(1)), blocks[b]
 
 
 def job_config(config: dict, dataset: str, method: str, setting: str) -> dict[str, Any]:
@@ -374,6 +406,8 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
             for d in split:
                 if d not in known:
                     errs.append(f"methods.{name}.split_inner_folds: {d!r} is not a dataset of this campaign")
+        if mcfg.get("split_grid"):
+            errs += _check_split_grid(config, name, mcfg, spec)
         if split and mcfg.get("initial_solution"):
             errs.append(f"methods.{name}.split_inner_folds: not with initial_solution (the parts do not read the shared initial solution)")
         other = mcfg.get("match_size_of")
@@ -458,6 +492,36 @@ def _check_final(config: dict, name: str, mcfg: dict, spec) -> list[str]:
     if final == "anisotropic" and spec.final != "anisotropic":
         return [f"{where}: 'anisotropic' needs a method with kernel widths (its registry final is {spec.final!r})"]
     return []
+
+
+def _check_split_grid(config: dict, name: str, mcfg: dict, spec) -> list[str]:
+    """``split_grid``: blocks of the inner-CV grid (each a grid over the same parameters, the truncation sizes
+    aside: one fit gives them all) whose points are the grid's, each in exactly one block."""
+    where = f"methods.{name}.split_grid"
+    if not mcfg.get("split_inner_folds"):
+        return [f"{where}: the blocks are parts of inner folds run apart; set split_inner_folds too"]
+    grid = {k: v for k, v in job_grid(config, name).items() if k != spec.truncation}
+    if not grid:
+        return [f"{where}: {mcfg.get('method', name)} has no grid here but truncation sizes, so no block to run apart"]
+    keys = sorted(grid)
+    owner: dict[tuple, int] = {}
+    errs = []
+    for b, block in enumerate(mcfg["split_grid"]):
+        if sorted(block) != keys:
+            errs.append(f"{where}[{b}]: names {sorted(block)}; a block names the grid's parameters {keys}")
+            continue
+        for point in itertools.product(*(block[k] for k in keys)):
+            if any(v not in grid[k] for k, v in zip(keys, point)):
+                errs.append(f"{where}[{b}]: {dict(zip(keys, point))} is not a point of the grid")
+            elif point in owner:
+                errs.append(f"{where}[{b}]: {dict(zip(keys, point))} is in block {owner[point]} too")
+            else:
+                owner[point] = b
+    if not errs:
+        missing = [dict(zip(keys, p)) for p in itertools.product(*(grid[k] for k in keys)) if p not in owner]
+        if missing:
+            errs.append(f"{where}: the grid's point(s) {missing} are in no block")
+    return errs
 
 
 def _check_initial_solution(config: dict, name: str, mcfg: dict, spec) -> list[str]:

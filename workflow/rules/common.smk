@@ -21,6 +21,7 @@ from svmfs.config import (
     n_folds,
     runtime_warnings,
     fit_count_warnings,
+    part_names,
     split_inner_folds,
 )
 from svmfs.methods.registry import get_method
@@ -78,7 +79,7 @@ wildcard_constraints:
     method=_alternatives(METHODS),
     setting=_alternatives(sorted({s for m in METHODS for s in SETTINGS[m]})),
     fold=r"\d+",
-    inner=r"\d+",
+    part=r"inner-\d+(-grid-\d+)?",
     source=_alternatives(DOWNLOADS),
 
 
@@ -171,10 +172,12 @@ def select_input(wildcards):
 
 
 def select_parts(wildcards):
-    """The inner folds of a select job run apart (``split_inner_folds``): one scores file per inner fold."""
+    """The inner folds of a select job run apart (``split_inner_folds``): one scores file per inner fold, or
+    per inner fold and block of the grid (``split_grid``)."""
     base = f"{OUT}/parts/{wildcards.dataset}/{wildcards.method}/{wildcards.setting}/fold-{wildcards.fold}"
     return [
-        f"{base}/inner-{k}.json" for k in range(int(config["inner_cv"]["n_splits"]))
+        f"{base}/{part}.json"
+        for part in part_names(config, wildcards.method, wildcards.dataset)
     ]
 
 

@@ -59,17 +59,18 @@ rule initial_solution:
         "../../scripts/initial_solution.py"
 
 
-# A select job's inner fold run apart (methods.<name>.split_inner_folds): the whole grid fitted and
-# scored on one inner fold of the job's training side; the select job merges the parts' scores.
+# A select job's inner fold run apart (methods.<name>.split_inner_folds): the whole grid, or one block of it
+# (methods.<name>.split_grid), fitted and scored on one inner fold of the job's training side; the select job
+# merges the parts' scores.
 rule select_part:
     input:
         unpack(select_part_input),
     output:
-        f"{OUT}/parts/{{dataset}}/{{method}}/{{setting}}/fold-{{fold}}/inner-{{inner}}.json",
+        f"{OUT}/parts/{{dataset}}/{{method}}/{{setting}}/fold-{{fold}}/{{part}}.json",
     log:
-        f"{OUT}/logs/select_part/{{dataset}}/{{method}}/{{setting}}/fold-{{fold}}/inner-{{inner}}.log",
+        f"{OUT}/logs/select_part/{{dataset}}/{{method}}/{{setting}}/fold-{{fold}}/{{part}}.log",
     benchmark:
-        f"{OUT}/benchmarks/select_part/{{dataset}}/{{method}}/{{setting}}/fold-{{fold}}/inner-{{inner}}.tsv"
+        f"{OUT}/benchmarks/select_part/{{dataset}}/{{method}}/{{setting}}/fold-{{fold}}/{{part}}.tsv"
     conda:
         "../../envs/svmfs.yaml"
     threads: lambda wc: method_resources(wc.method, "threads")

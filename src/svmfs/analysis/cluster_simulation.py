@@ -178,7 +178,7 @@ def campaign_dag(records: pd.DataFrame, seconds: pd.Series, match_size_of: dict[
         own_parts.append([])
         for k, sec in enumerate((parts[i] if parts is not None else None) or []):
             own_parts[i].append(len(names))
-            names.append(f"select_part {r.dataset}/{r.method}/{r.setting}/fold-{r.fold}/inner-{k}")
+            names.append(f"select_part {r.dataset}/{r.method}/{r.setting}/fold-{r.fold}/part-{k}")
             durations.append(float(sec))
             deps.append((datasets.index(str(r.dataset)),))
     first = len(names)

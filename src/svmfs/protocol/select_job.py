@@ -30,7 +30,7 @@ from .fit_memo import FitMemo
 from .initial_solution import apply_initial_solution, read_initial_solution
 from .method_plan import method_plan, selector_factory
 from .normalize import fit_transform_rows, make_normalizer, normalize_fold
-from .tuning import choose_candidate, inner_cv, inner_fold_scores, tune_final, tune_selector
+from .tuning import candidates, choose_candidate, inner_cv, inner_fold_scores, tune_final, tune_selector
 
 
 def _metrics(y_true, pred, score) -> dict[str, float]:
@@ -81,10 +81,13 @@ def run_inner_folds(
     inner_folds,
     setting: dict | None = None,
     fixed_size: int | None = None,
+    grid_block: dict | None = None,
 ) -> dict[int, list[list]]:
     """Step 3 of a select job on the given inner folds only (a part of the job; issue 34, goal 3): steps 1-2
     as :func:`run_select_job` does them, then :func:`~svmfs.protocol.tuning.inner_fold_scores` with the job's
-    inner folds (its seed). Every part merged is the ``inner_scores`` of :func:`run_select_job`."""
+    inner folds (its seed); ``grid_block``: only the selector points of this block of the grid (one of
+    ``split_grid``; None: the whole grid). Every part merged (:func:`scores_from_parts`) is the
+    ``inner_scores`` of :func:`run_select_job`."""
     spec, cls, grid, fixed, final_kind, final_cfg = _job_plan(method_name, method_cfg, setting, fixed_size, campaign)
     norm = campaign["normalization"]
     train, test = np.asarray(fold["train"]), np.asarray(fold["test"])
@@ -92,17 +95,25 @@ def run_inner_folds(
     ytr = y[train]
     cv = inner_cv(ytr, int(campaign["inner_cv"]["n_splits"]), seed)
     make = selector_factory(cls, fixed, seed)
-    return inner_fold_scores(make, grid, spec.truncation, final_kind, final_cfg, Xtr, ytr, cv, set(inner_folds), fit_predict)
+    points = None
+    if grid_block is not None:
+        sel_points = candidates(make, grid, spec.truncation, Xtr)[0]
+        block = candidates(make, grid_block, None, Xtr)[0]
+        points = {si for si, sp in enumerate(sel_points) if {k: v for k, v in sp.items() if k in grid_block} in block}
+    return inner_fold_scores(make, grid, spec.truncation, final_kind, final_cfg, Xtr, ytr, cv, set(inner_folds), fit_predict, points)
 
 
 def scores_from_parts(paths) -> tuple[dict, float]:
-    """The inner folds' scores merged from the parts' files (scripts/select_part.py), and their seconds."""
+    """The inner folds' scores merged from the parts' files (scripts/select_part.py), and their seconds: a
+    fold's rows from its blocks of the grid (``split_grid``) in the order of the selector points, as one
+    part over the whole grid gives them."""
     scores, seconds = {}, 0.0
     for path in paths:
         part = json.loads(Path(path).read_text())
-        scores.update(part["scores"])
+        for k_fold, rows in part["scores"].items():
+            scores.setdefault(k_fold, []).extend(rows)
         seconds += float(part["time_s"])
-    return scores, seconds
+    return {k: sorted(rows, key=lambda row: row[0]) for k, rows in scores.items()}, seconds
 
 
 def same_inputs(a: list[np.ndarray], b: list[np.ndarray]) -> bool:

@@ -21,7 +21,7 @@ widths of the selector fitted on the whole training side, in every inner fold, a
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -111,10 +111,12 @@ def inner_fold_scores(
     cv,
     folds=None,
     fit: Callable | None = None,
+    points=None,
 ) -> dict[int, list[list]]:
     """The inner CV's scores, fold by fold: ``{k: [[selector point, size, final point, accuracy,
     n_features], ...]}`` for inner fold k of ``cv`` (``folds``: only those k; None: all), the candidates in
-    :func:`tune_selector`'s order. The folds are independent: parts of one job computed apart (issue 34,
+    :func:`tune_selector`'s order (``points``: only the selector points of those indices; None: all). The
+    folds, and the selector points of a fold, are independent: parts of one job computed apart (issue 34,
     goal 3) and merged give what one call over all folds gives (:func:`choose_candidate`). JSON-serializable.
     A final-classifier fit that repeats one of the same inner fold (the same selected columns at another
     selector point) is done once (:class:`~svmfs.protocol.fit_memo.FitMemo`, one per inner fold, released
@@ -129,6 +131,8 @@ def inner_fold_scores(
         memo = FitMemo(fit or fit_predict)
         rows = out[k_fold] = []
         for si, sp in enumerate(sel_points):
+            if points is not None and si not in points:
+                continue
             extra = {truncation: None} if sizes is not None else {}
             sel = make_selector(**sp, **extra).fit(Xf, yf)
             if sizes is not None:
@@ -154,13 +158,20 @@ def choose_candidate(
 ) -> TuningResult:
     """The candidate of :func:`tune_selector` from the fold-by-fold ``scores`` of every inner fold
     (:func:`inner_fold_scores`, in one call or merged from parts): the best mean accuracy, ties to the smaller
-    mean number of features, then to the earlier candidate. ``n_folds``: refuse scores that lack a fold."""
+    mean number of features, then to the earlier candidate. ``n_folds``: refuse scores that lack a fold, or
+    a fold that lacks a selector point (a block of the grid run apart, ``split_grid``) or has one twice."""
+    sel_points, sizes = candidates(make_selector, grid, truncation, X)
+    fin_points = final_grid(final_kind, final_cfg)
     if n_folds is not None:
         missing = sorted(set(range(n_folds)) - {int(k) for k in scores})
         if missing:
             raise ValueError(f"inner folds 0-{n_folds - 1} of {n_folds}: missing {', '.join(map(str, missing))}")
-    sel_points, sizes = candidates(make_selector, grid, truncation, X)
-    fin_points = final_grid(final_kind, final_cfg)
+        per_point = (len(sizes) if sizes is not None else 1) * len(fin_points)
+        for k_fold, rows in scores.items():
+            seen = Counter(int(row[0]) for row in rows)
+            if seen != Counter({si: per_point for si in range(len(sel_points))}):
+                raise ValueError(f"inner fold {k_fold}: {dict(sorted(seen.items()))} rows by selector point; expected "
+                                 f"{per_point} for each of 0-{len(sel_points) - 1}")  # fmt: skip
     acc: dict[tuple, list[float]] = defaultdict(list)
     nfeat: dict[tuple, list[int]] = defaultdict(list)
     for k_fold in sorted(scores, key=int):  # inner-fold order, as one call over all folds

@@ -43,7 +43,8 @@ def export(results: Path, dest: Path, configfiles, command: str | None = None, e
     config = merge_configs(configfiles)
     from ..config import select_jobs
 
-    expected = set(select_jobs(validated(config)))
+    layout = validated(config)  # which parts (rule select_part) a split job has: part_names
+    expected = set(select_jobs(layout))
     partial = not (results / "records.parquet").is_file()
     if not partial:
         records = pd.read_parquet(results / "records.parquet")
@@ -62,9 +63,9 @@ def export(results: Path, dest: Path, configfiles, command: str | None = None, e
         raise SystemExit(f"export: the records are of campaign(s) {sorted(names)}, the config names {config.get('campaign')!r}")
     # provenance first: the export's git sha is the tree's before this export rewrites committed files
     unfinished = sorted(expected - {job_key(r) for _, r in records.iterrows()})
-    times, pending = job_times(results, records), part_times(results, unfinished)
+    times, pending = job_times(results, records, layout), part_times(results, unfinished, layout)
     times = times if pending.empty else pd.concat([times, pending], ignore_index=True)
-    prov = {**provenance(results, records, configfiles, command, config, times), "partial": partial}
+    prov = {**provenance(results, records, configfiles, command, config, times, layout), "partial": partial}
     earlier = Path(earlier) if earlier is not None else Path(dest)
     if prov["select_jobs_without_benchmark"] and (earlier / "provenance.json").is_file():
         # jobs restored from this folder's last export: its times, which the new ones do not cover, are kept
@@ -103,12 +104,12 @@ def export(results: Path, dest: Path, configfiles, command: str | None = None, e
         prov["figures_left_out"] = {"files": left_out, "why": f"over {MAX_FIGURE_BYTES / 2**20:.0f} MB each; rebuilt by the figures rule"}
     (dest / "provenance.json").write_text(json.dumps(prov, indent=1, sort_keys=True) + "\n")
     files += [dest / "config.yaml", dest / "provenance.json"] + ([dest / "records.parquet", dest / "records.csv"] if partial else [])
-    for src in part_files(results, sorted(expected)):  # split jobs: their finished parts, for restore
+    for src in part_files(results, sorted(expected), layout):  # split jobs: their finished parts, for restore
         out = dest / "parts" / src.relative_to(results / "parts")
         out.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(src, out)
         files.append(out)
-    times = _with_earlier_times(times, records, earlier / "select_jobs.csv", unfinished)
+    times = _with_earlier_times(times, records, earlier / "select_jobs.csv", unfinished, layout)
     if not times.empty:  # per select job: wall, CPU, final classifier, audits (issue 34 goal 1)
         times.to_csv(dest / "select_jobs.csv", index=False, float_format="%.3f", lineterminator="\n")
         files.append(dest / "select_jobs.csv")
@@ -123,9 +124,9 @@ def export(results: Path, dest: Path, configfiles, command: str | None = None, e
 
 
 def provenance(results: Path, records: pd.DataFrame, configfiles, command: str | None, config: dict | None = None,
-               times: pd.DataFrame | None = None) -> dict:
+               times: pd.DataFrame | None = None, layout: dict | None = None) -> dict:
     """Git SHA(s), versions, machine(s), wall and CPU time and the command of a finished campaign (``times``:
-    :func:`job_times`, computed here if not given)."""
+    :func:`job_times`, computed here if not given; ``layout``: see :func:`job_parts`)."""
     from ..results.record import git_sha, provenance as job_provenance
 
     versions = records["versions"].dropna().astype(str).value_counts() if "versions" in records else pd.Series(dtype=int)
@@ -139,8 +140,8 @@ def provenance(results: Path, records: pd.DataFrame, configfiles, command: str |
         "export_versions": job_provenance(ROOT)["versions"],
         "machine": {"platform": platform.platform(), "python": platform.python_version(), "cpus": os.cpu_count()},
         "select_fit_and_tune_s": float(records[["fit_time_s", "tune_time_s"]].astype(float).sum().sum()),
-        **_benchmark_seconds(results, records),
-        **_cpu_seconds(job_times(results, records) if times is None else times),
+        **_benchmark_seconds(results, records, layout),
+        **_cpu_seconds(job_times(results, records, layout) if times is None else times),
         "configfiles": [str(p) for p in configfiles],
         "reduced": any("reduced" in Path(p).parts for p in configfiles),
         "stand_in": (config or {}).get("stand_in"),
@@ -155,7 +156,20 @@ def provenance(results: Path, records: pd.DataFrame, configfiles, command: str |
 SELECT_RULES = ("select", "select_part")
 
 
-def _benchmark_seconds(results: Path, records: pd.DataFrame) -> dict:
+def job_parts(folder: Path, suffix: str, layout: dict | None, dataset: str, method: str) -> list[Path]:
+    """A split job's part files in ``folder`` (``inner-*<suffix>``, rule select_part): with ``layout`` (the
+    validated campaign config) only those of its parts (:func:`~svmfs.config.part_names`), not those another
+    layout left in the folder (the whole-grid parts before a ``split_grid``); without, all of them."""
+    files = sorted(Path(folder).glob(f"inner-*{suffix}"))
+    if layout is None:
+        return files
+    from ..config import part_names
+
+    names = set(part_names(layout, method, dataset))
+    return [f for f in files if f.name[: -len(suffix)] in names]
+
+
+def _benchmark_seconds(results: Path, records: pd.DataFrame, layout: dict | None = None) -> dict:
     """Benchmark seconds of a campaign's jobs, as the results folder's files show them.
 
     ``job_benchmark_s``: the sum over the select jobs of ``records`` (with their select_part jobs) (another run's select jobs in the same
@@ -183,7 +197,7 @@ def _benchmark_seconds(results: Path, records: pd.DataFrame) -> dict:
             starts.append(out.stat().st_mtime - s)
             ends.append(out.stat().st_mtime)
         rel = out.relative_to(results / "runs").with_suffix("")
-        for tsv in sorted((bench / "select_part" / rel).glob("inner-*.tsv")):  # split_inner_folds: the job's parts
+        for tsv in job_parts(bench / "select_part" / rel, ".tsv", layout, r["dataset"], r["method"]):  # split_inner_folds: the job's parts
             part_s, part = seconds(tsv), results / "parts" / rel / tsv.with_suffix(".json").name
             selected += part_s or 0.0
             if part_s is not None and part.is_file():
@@ -249,7 +263,7 @@ def _log_stages(log: Path, record, parts_s: float) -> dict:
             "fit_s": record.get("fit_time_s"), "final_classifier_s": float(final[-1][1]) if final else None, "audits_s": audits}  # fmt: skip
 
 
-def job_times(results: Path, records: pd.DataFrame) -> pd.DataFrame:
+def job_times(results: Path, records: pd.DataFrame, layout: dict | None = None) -> pd.DataFrame:
     """One row per select job of ``records`` and per ``select_part`` of a split one, as its results folder shows
     it: ``wall_s`` (benchmark file), ``cpu_s`` (the warm worker's line, else the benchmark's ``cpu_time``), and
     its seconds by stage (:func:`_log_stages`; a part is all tuning: its CPU). Written into an export as
@@ -258,7 +272,7 @@ def job_times(results: Path, records: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for _, r in records.iterrows():
         rel = job_path(results, r).relative_to(results / "runs").with_suffix("")
-        parts = sorted((results / "benchmarks" / "select_part" / rel).glob("inner-*.tsv"))
+        parts = job_parts(results / "benchmarks" / "select_part" / rel, ".tsv", layout, r["dataset"], r["method"])
         part_files = [f for f in (results / "parts" / rel / t.with_suffix(".json").name for t in parts) if f.is_file()]
         parts_s = scores_from_parts(part_files)[1]  # the seconds the select job's tune_time_s added
         for rule, name, part in [("select", rel, "")] + [("select_part", rel / t.stem, t.stem) for t in parts]:
@@ -281,22 +295,22 @@ def _part_stages(cpu):
     return {"stage_clock": "cpu", "tune_s": cpu, "fit_s": 0.0, "final_classifier_s": 0.0, "audits_s": 0.0}
 
 
-def part_files(results: Path, jobs) -> list[Path]:
+def part_files(results: Path, jobs, layout: dict | None = None) -> list[Path]:
     """The finished parts (rule select_part) of the select jobs ``jobs`` ((dataset, method, setting, fold)) in a
-    campaign's results folder."""
+    campaign's results folder (``layout``: see :func:`job_parts`)."""
     out = []
     for d, m, st, k in jobs:
-        out += sorted((results / "parts" / d / m / st / f"fold-{k}").glob("inner-*.json"))
+        out += job_parts(results / "parts" / d / m / st / f"fold-{k}", ".json", layout, d, m)
     return out
 
 
-def part_times(results: Path, jobs) -> pd.DataFrame:
+def part_times(results: Path, jobs, layout: dict | None = None) -> pd.DataFrame:
     """:func:`job_times`' rows for the finished parts of select jobs that have no record yet (``jobs``: their
     keys): a partial export keeps their seconds, which the export that finishes the job then takes as an
     earlier export's (the parts are restored, their logs and benchmark files are not)."""
     rows = []
     for d, m, st, k in jobs:
-        for part in part_files(results, [(d, m, st, k)]):
+        for part in part_files(results, [(d, m, st, k)], layout):
             name = part.relative_to(results / "parts").with_suffix("")
             log, tsv = results / "logs" / "select_part" / name.with_suffix(".log"), results / "benchmarks" / "select_part" / name.with_suffix(".tsv")
             cpu, wall = _job_cpu_seconds(log, tsv), _benchmark_value(tsv, "s")
@@ -307,10 +321,12 @@ def part_times(results: Path, jobs) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=TIME_COLUMNS)
 
 
-def _with_earlier_times(times: pd.DataFrame, records: pd.DataFrame, earlier: Path, unfinished=()) -> pd.DataFrame:
+def _with_earlier_times(times: pd.DataFrame, records: pd.DataFrame, earlier: Path, unfinished=(),
+                        layout: dict | None = None) -> pd.DataFrame:  # fmt: skip
     """``times`` plus the rows of the folder's last ``select_jobs.csv`` for this export's jobs that ``times``
     lacks (restored from that export: no log or benchmark here), marked ``run: earlier export``; the jobs are
-    those of ``records`` and the ``unfinished`` ones whose restored parts that export timed."""
+    those of ``records`` and the ``unfinished`` ones whose restored parts that export timed (with ``layout``,
+    only the parts of its layout: :func:`job_parts`)."""
     times = times.assign(run="this")
     if not earlier.is_file():
         return times
@@ -318,6 +334,10 @@ def _with_earlier_times(times: pd.DataFrame, records: pd.DataFrame, earlier: Pat
     keys = {(str(r["dataset"]), str(r["method"]), str(r["setting"]), int(r["fold"])) for _, r in records.iterrows()}
     keys |= {(str(d), str(m), str(st), int(k)) for d, m, st, k in unfinished}
     mine = old.apply(lambda r: (str(r["dataset"]), str(r["method"]), str(r["setting"]), int(r["fold"])) in keys, axis=1)
+    if layout is not None and not old.empty:
+        from ..config import part_names
+
+        mine &= old.apply(lambda r: r["rule"] != "select_part" or r["part"] in part_names(layout, r["method"], r["dataset"]), axis=1)
     old = old[mine.astype(bool) & ~old["job"].isin(times["job"])].assign(run="earlier export")
     return times if old.empty else pd.concat([times, old[times.columns]], ignore_index=True)
 

@@ -94,11 +94,12 @@ def _code_files(config: dict, method: str, script: str) -> list[Path]:
 
 
 def restorable_parts(config: dict, folder: Path) -> tuple[dict[tuple, list[Path]], dict[str, int]]:
-    """The exported parts (``<export>/parts/<dataset>/<method>/<setting>/fold-<k>/inner-<i>.json``) a campaign
-    with ``config`` may reuse, by select job: a job whose inner folds run apart in this config, the part's
+    """The exported parts (``<export>/parts/<dataset>/<method>/<setting>/fold-<k>/<part>.json``) a campaign
+    with ``config`` may reuse, by select job: a job whose inner folds run apart in this config, the part one
+    of this config's (:func:`~svmfs.config.part_names`: the whole grid or its blocks), the part's
     ``config_hash`` that of the job's config slice, and the method module and ``scripts/select_part.py``
     holding the same code as at the part's ``git_sha``. Returns them and a count of the other parts by reason."""
-    from ..config import job_config, select_jobs, split_inner_folds
+    from ..config import job_config, part_names, select_jobs, split_inner_folds
     from ..results.record import config_hash
 
     config = validated(config)
@@ -110,10 +111,12 @@ def restorable_parts(config: dict, folder: Path) -> tuple[dict[tuple, list[Path]
         if not split_inner_folds(config, m, d):
             why["inner folds not run apart in this config"] = why.get("inner folds not run apart in this config", 0) + len(files)
             continue
-        want = config_hash(job_config(config, d, m, st))
+        want, names = config_hash(job_config(config, d, m, st)), set(part_names(config, m, d))
         for f in files:
             part = json.loads(f.read_text())
-            if part.get("config_hash") != want:
+            if f.stem not in names:
+                reason = "not a part of this config's layout (split_grid)"
+            elif part.get("config_hash") != want:
                 reason = "config changed" if part.get("config_hash") else "part without a config hash (written before 2026-11-27)"
             else:
                 key = (str(part.get("git_sha")), m)
@@ -134,12 +137,11 @@ def restorable(config: dict, records: pd.DataFrame, parts: dict | None = None) -
     whose inner folds run apart also needs every one of its parts among ``parts`` (:func:`restorable_parts`):
     they are its inputs. Returns the rows and a count of the other jobs by reason."""
     from ..analysis.optimism import IN_RECORD
-    from ..config import job_config, select_job_audits, select_jobs, split_inner_folds
+    from ..config import job_config, part_names, select_job_audits, select_jobs, split_inner_folds
     from ..results.record import config_hash
 
     config = validated(config)
     by_key = {tuple(r[k] for k in JOB_KEY): r for _, r in records.iterrows()}
-    n_inner = int(config["inner_cv"]["n_splits"])
     ok, why, code_cache = [], {}, {}
     for d, m, s, k in select_jobs(config):
         row = by_key.get((d, m, s, k))
@@ -150,7 +152,7 @@ def restorable(config: dict, records: pd.DataFrame, parts: dict | None = None) -
             reason = "config changed"
         elif any(pd.isna(row.get(IN_RECORD[a])) for a in select_job_audits(config)):
             reason = "audits not in the record (restored or exported without them)"
-        elif split_inner_folds(config, m, d) and len((parts or {}).get((d, m, s, k), [])) < n_inner:
+        elif split_inner_folds(config, m, d) and {f.stem for f in (parts or {}).get((d, m, s, k), [])} != set(part_names(config, m, d)):
             reason = "inner folds run apart (split_inner_folds): not every part in the export"  # its inputs
         else:
             key = (str(row["git_sha"]), m)
