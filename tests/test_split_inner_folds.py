@@ -273,3 +273,23 @@ def test_an_export_takes_the_parts_of_its_layout_only(tmp_path):
            "methods": {"milp_fs": {"split_inner_folds": True, "split_grid": [{"C": [0.1]}, {"C": [10.0]}]}}}  # fmt: skip
     assert [p.name for p in job_parts(tmp_path, ".json", cfg, "wdbc", "milp_fs")] == ["inner-0-grid-0.json", "inner-0-grid-1.json", "inner-1-grid-0.json"]
     assert len(job_parts(tmp_path, ".json", None, "wdbc", "milp_fs")) == 5
+
+
+def test_an_exports_earlier_times_keep_the_parts_of_its_layout_only(tmp_path):
+    """A partial export staged before ``split_grid`` timed whole-grid parts; the next export, under the blocked
+    layout, does not carry their rows over (those parts are not its jobs' inputs), and keeps the rest."""
+    import pandas as pd
+
+    from svmfs.reproduce.export import TIME_COLUMNS, _with_earlier_times
+
+    job = {"dataset": "wdbc", "method": "milp_fs", "setting": "default", "fold": 3}
+    rows = [{**job, "job": f"select_part/wdbc/milp_fs/default/fold-3/{p}", "rule": "select_part", "part": p, "cpu_s": 1.0}
+            for p in ("inner-0", "inner-0-grid-0")] + [{**job, "fold": 2, "job": "select/wdbc/milp_fs/default/fold-2", "rule": "select", "part": "", "cpu_s": 2.0}]  # fmt: skip
+    earlier = tmp_path / "select_jobs.csv"
+    pd.DataFrame(rows).reindex(columns=TIME_COLUMNS).to_csv(earlier, index=False)
+    records = pd.DataFrame([{**job, "fold": 2}])
+    layout = {"inner_cv": {"n_splits": 1}, "datasets": {"wdbc": {}},
+              "methods": {"milp_fs": {"split_inner_folds": True, "split_grid": [{"C": [0.1]}, {"C": [10.0]}]}}}  # fmt: skip
+    got = _with_earlier_times(pd.DataFrame(columns=TIME_COLUMNS), records, earlier, [("wdbc", "milp_fs", "default", 3)], layout)
+    assert sorted(got["job"]) == ["select/wdbc/milp_fs/default/fold-2", "select_part/wdbc/milp_fs/default/fold-3/inner-0-grid-0"]
+    assert len(_with_earlier_times(pd.DataFrame(columns=TIME_COLUMNS), records, earlier, [("wdbc", "milp_fs", "default", 3)])) == 3
