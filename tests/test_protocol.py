@@ -332,6 +332,17 @@ def test_inner_folds_scored_apart_and_merged_choose_what_one_tuning_chooses():
         choose_candidate(FisherScore, grid, "n_features_to_select", "linear", FINAL, X, {k: v for k, v in merged.items() if k != "1"}, n_folds=4)
 
 
+def _milp_fs_job():
+    """A small MILP-FS select job (data, outer fold, method config) whose inner CV runs 3 folds x 3 C."""
+    rng = np.random.default_rng(11)
+    y = _y(36, 24)
+    X = rng.normal(size=(60, 7))
+    X[:, :3] += 0.7 * y[:, None]
+    fold = make_splits(y, {"kind": "stratified_kfold", "n_splits": 3}, 2)[1]
+    cfg = {"final": "own", "grid": {"C": [0.01, 1.0, 100.0]}, "params": {"B": 2, "M": 5.0, "node_limit": 200}}
+    return X, y, fold, cfg
+
+
 def test_a_milp_fs_job_from_its_inner_folds_run_apart_has_the_whole_jobs_record():
     """Issue 34 goal 3: MILP-FS's select job (final ``own``, both in-job audits) with step 3 done by one part
     per inner fold (:func:`run_inner_folds`, through JSON) gives the record of the job run whole, but for the
@@ -340,12 +351,7 @@ def test_a_milp_fs_job_from_its_inner_folds_run_apart_has_the_whole_jobs_record(
 
     from svmfs.protocol.select_job import run_inner_folds
 
-    rng = np.random.default_rng(11)
-    y = _y(36, 24)
-    X = rng.normal(size=(60, 7))
-    X[:, :3] += 0.7 * y[:, None]
-    fold = make_splits(y, {"kind": "stratified_kfold", "n_splits": 3}, 2)[1]
-    cfg = {"final": "own", "grid": {"C": [0.01, 1.0, 100.0]}, "params": {"B": 2, "M": 5.0, "node_limit": 200}}
+    X, y, fold, cfg = _milp_fs_job()
     campaign = {**CAMPAIGN, "audits": ["test_tuned", "global_scaling"]}
     whole = run_select_job(X, y, fold, "milp_fs", cfg, campaign, seed=4)
     parts = [json.loads(json.dumps(run_inner_folds(X, y, fold, "milp_fs", cfg, campaign, 4, [k]))) for k in range(3)]
@@ -366,12 +372,7 @@ def test_a_milp_fs_job_from_blocks_of_its_grid_run_apart_has_the_whole_jobs_reco
     from svmfs.protocol.select_job import run_inner_folds, scores_from_parts
     from svmfs.protocol.tuning import choose_candidate
 
-    rng = np.random.default_rng(11)
-    y = _y(36, 24)
-    X = rng.normal(size=(60, 7))
-    X[:, :3] += 0.7 * y[:, None]
-    fold = make_splits(y, {"kind": "stratified_kfold", "n_splits": 3}, 2)[1]
-    cfg = {"final": "own", "grid": {"C": [0.01, 1.0, 100.0]}, "params": {"B": 2, "M": 5.0, "node_limit": 200}}
+    X, y, fold, cfg = _milp_fs_job()
     campaign = {**CAMPAIGN, "audits": ["test_tuned"]}
     whole = run_select_job(X, y, fold, "milp_fs", cfg, campaign, seed=4)
     blocks = [{"C": [100.0]}, {"C": [0.01, 1.0]}]  # the later C first: the merge restores the grid's order
