@@ -3,9 +3,8 @@ block of the grid on one inner fold (``methods.<name>.split_grid``).
 
 Steps 1-3 of the select job on that inner fold only (:func:`svmfs.protocol.select_job.run_inner_folds`): the
 grid, or the part's block of it, fitted and scored on it; the select job merges every part's scores and
-chooses as it would alone. The part
-carries its job's ``config_hash`` and the code's ``git_sha``, as a record does, so that ``reproduce restore`` can
-tell whether an exported part still holds.
+chooses as it would alone. The part carries its job's ``config_hash`` and the code's ``git_sha``, as a record
+does, so that ``reproduce restore`` can tell whether an exported part still holds.
 """
 
 from pathlib import Path
