@@ -527,6 +527,31 @@ def test_judged_by_inner_cv_is_checked_against_the_protocol_and_the_papers_table
     assert "only a paper-protocol campaign" in _check_inner_cv_tables({**paper, "protocol": {"judged_by_inner_cv": ["Table 2"]}})[0]
 
 
+def test_a_table_judged_by_the_best_run_takes_both_numbers_from_the_run_with_the_lowest_test_error():
+    """protocol.judged_by_best_run (MIT 9.520, sec. 5.4: "We run 5 iterations for all three methods and keep
+    the best result"): the run with the lowest test error gives its error and its feature count, a tie on
+    the error goes to the fewer features; the nested protocol averages the 5 runs; other tables unchanged."""
+    correct = [86, 88, 88, 84, 87]  # of 91 test points: runs 1 and 2 tie on 3 errors
+    kept = [10, 5, 3, 2, 4]
+    recs = pd.DataFrame([dict(dataset="lung", dataset_group="lung", method="svm_rfe", setting="default", fold=k,
+                              status="ok", test_accuracy=c / 91, train_accuracy=1.0, n_selected=n, selected=[],
+                              recall_relevant=np.nan, exact_relevant=None) for k, (c, n) in enumerate(zip(correct, kept))])  # fmt: skip
+    paper = {"kind": "paper", "judged_by_best_run": ["Table 4"]}
+    err = dict(table="Table 4", dataset="lung", method="svm_rfe", metric="test_error")
+    cnt = {**err, "metric": "n_selected"}
+    best_err, best_cnt = (_row(reproduction_table(recs, ["mit9520"], protocol=paper), **k) for k in (err, cnt))
+    assert best_err.ours == pytest.approx(300 / 91) and best_cnt.ours == 3  # run 2, not run 1 (5 features)
+    assert best_err.verdict == best_cnt.verdict == "agrees"  # published 3/91 = 3.3 and 3 features
+    assert best_err.runs == 5 and "best of 5 runs (fold 2" in best_cnt.note
+    mean_err, mean_cnt = (_row(reproduction_table(recs, ["mit9520"], protocol={"kind": "paper"}), **k) for k in (err, cnt))
+    assert mean_err.ours == pytest.approx(100 * (1 - np.mean(correct) / 91)) and mean_cnt.ours == pytest.approx(4.8)
+    from svmfs.config import _check_inner_cv_tables
+
+    assert _check_inner_cv_tables({"reproduces": ["mit9520"], "protocol": paper}) == []
+    assert "only a paper-protocol campaign" in _check_inner_cv_tables({"reproduces": ["mit9520"], "protocol": {"judged_by_best_run": ["Table 4"]}})[0]
+    assert "judged_by_best_run: 'Table 9' is no table" in _check_inner_cv_tables({"reproduces": ["mit9520"], "protocol": {**paper, "judged_by_best_run": ["Table 9"]}})[0]
+
+
 def test_the_scorecards_paper_protocol_count_is_part_of_what_ran(root):
     """REPRODUCTION.md's "by paper protocol" counts the numbers run (a verdict: agrees or a gap) that a
     paper-protocol campaign judged, never one it ran without a verdict (Table 3's feature lists)."""

@@ -760,15 +760,21 @@ def mirror_url(config: dict) -> str | None:
 
 
 def _check_inner_cv_tables(config: dict) -> list[str]:
-    """``protocol.judged_by_inner_cv``: a paper-protocol reading only, naming tables the campaign's papers publish."""
+    """``protocol.judged_by_inner_cv`` and ``protocol.judged_by_best_run``: paper-protocol readings only, each
+    naming tables the campaign's papers publish."""
     protocol = config.get("protocol") or {}
-    tables = protocol.get("judged_by_inner_cv") or []
-    if not tables:
-        return []
-    if protocol.get("kind", "nested") != "paper":
-        return ["protocol.judged_by_inner_cv: only a paper-protocol campaign (protocol.kind: paper) judges a table by its inner CV"]
-    from .analysis.reproduction import published
+    errs: list[str] = []
+    for key, what in (("judged_by_inner_cv", "judges a table by its inner CV"),
+                      ("judged_by_best_run", "judges a table by its best run")):  # fmt: skip
+        tables = protocol.get(key) or []
+        if not tables:
+            continue
+        if protocol.get("kind", "nested") != "paper":
+            errs.append(f"protocol.{key}: only a paper-protocol campaign (protocol.kind: paper) {what}")
+            continue
+        from .analysis.reproduction import published
 
-    known = sorted({e["table"] for e in published()["entries"] if e["paper"] in (config.get("reproduces") or [])})
-    return [f"protocol.judged_by_inner_cv: {t!r} is no table of the papers in reproduces; they publish {known}"
-            for t in tables if t not in known]  # fmt: skip
+        known = sorted({e["table"] for e in published()["entries"] if e["paper"] in (config.get("reproduces") or [])})
+        errs += [f"protocol.{key}: {t!r} is no table of the papers in reproduces; they publish {known}"
+                 for t in tables if t not in known]  # fmt: skip
+    return errs
