@@ -40,11 +40,80 @@ def test_its_c_is_the_eliminations_and_its_labels_follow_classes():
     assert get_method("svm_rfe_own").final == "own"
 
 
-def test_a_size_grid_for_a_method_scored_by_its_own_hyperplane_is_refused(write_config, root):
+def test_a_size_grid_is_refused_only_for_an_own_hyperplane_that_cannot_be_solved_at_each_size(write_config, root, monkeypatch):
+    """svm_rfe_own and l1_rfe_own score each size of a grid by the SVM at that size (own_at_size): accepted. A
+    LinearModelSelector with a truncation but no own_at_size would score every size by the one hyperplane its
+    fit ended with: refused, naming the grid."""
+    from dataclasses import replace
+
+    from svmfs.methods import registry
+
     base = {"campaign": "t", "datasets": {"sparse_polynomial": {"params": {"n": 60}}},
             "splits": {"kind": "stratified_kfold", "n_splits": 3}}  # fmt: skip
-    bad = {**base, "methods": {"rfe_own": {"method": "svm_rfe_own", "grid": {"C": [1.0], "n_features_to_select": [2, 4]}}}}
+    grid = {"C": [1.0], "n_features_to_select": [2, 4]}
+    ok = {**base, "methods": {"rfe_own": {"method": "svm_rfe_own", "grid": grid}, "l1_rfe_own": {"grid": grid}}}
+    assert load_config(write_config(ok), workdir=root)["methods"]["rfe_own"]["grid"] == grid
+    monkeypatch.setitem(registry.METHODS, "linear_sized", replace(get_method("svm_linear_own"), truncation="n_features_to_select"))
+    bad = {**base, "methods": {"rfe_own": {"method": "linear_sized", "grid": {"C": [1.0], "n_features_to_select": [2, 4]}}}}
     with pytest.raises(ConfigError, match=r"methods.rfe_own.grid: n_features_to_select read off one fit"):
         load_config(write_config(bad), workdir=root)
     good = {**base, "methods": {"fs_svmcp": {}, "rfe_own": {"method": "svm_rfe_own", "grid": {"C": [1.0]}, "match_size_of": "fs_svmcp"}}}
     assert load_config(write_config(good), workdir=root)["methods"]["rfe_own"]["match_size_of"] == "fs_svmcp"
+
+
+@pytest.mark.parametrize("cls", ["SVMRFEOwnSVM", "L1RFEOwnSVM"])
+def test_the_own_svm_at_a_size_read_off_one_fit_is_the_fit_stopped_at_that_size(cls):
+    """Two routes to the SVM the elimination ends with at size k (MIT 9.520 sec. 4.1, sheet row M18): one fit down
+    to one feature read at k (own_at_size, the tuner's route) and a fit with n_features_to_select = k (the
+    select job's refit): the same features, weights and intercept, hence the same predictions; every size
+    gets its own hyperplane (w zero off its support)."""
+    from svmfs.methods.l1_rfe_own import L1RFEOwnSVM
+
+    klass = {"SVMRFEOwnSVM": SVMRFEOwnSVM, "L1RFEOwnSVM": L1RFEOwnSVM}[cls]
+    X, y = _data()
+    labels = np.where(y == 1, "a", "b")
+    whole = klass(C=0.5).fit(X, labels)
+    for k in (1, 3, 6):
+        at = whole.own_at_size(k, X, labels)
+        alone = klass(C=0.5, n_features_to_select=k).fit(X, labels)
+        assert np.array_equal(at.support_, alone.support_) and 1 <= at.support_.sum() <= k
+        np.testing.assert_allclose(at.weights_, alone.weights_, atol=1e-9)
+        assert at.intercept_ == pytest.approx(alone.intercept_, abs=1e-9)
+        assert np.all(at.weights_[~at.support_] == 0)
+        assert np.array_equal(at.own_predict(X), alone.own_predict(X))
+    assert whole.own_at_size(3, X, labels).weights_.tolist() != whole.own_at_size(6, X, labels).weights_.tolist()
+
+
+def test_l1_rfe_own_with_an_empty_1_norm_support_predicts_the_larger_class():
+    """At a C so small that the 1-norm SVM keeps no feature, the own classifier is the constant one of the
+    larger class, as the refitted final classifier's DummyClassifier."""
+    from svmfs.methods.l1_rfe_own import L1RFEOwnSVM
+
+    X, y = _data()
+    y = y.copy()
+    y[:8] = 1  # more of class 1
+    sel = L1RFEOwnSVM(C=1e-6, n_features_to_select=3).fit(X, y)
+    assert sel.l1_support_size_ == 0 and not sel.support_.any()
+    assert set(sel.own_predict(X)) == {1}
+
+
+def test_the_tuner_scores_each_size_of_an_own_grid_by_the_svm_at_that_size():
+    """inner_fold_scores with the final classifier ``own`` and a size grid: each row's accuracy is that of the
+    selector fitted with that size alone on the inner fold (not the whole-ranking fit's hyperplane, which
+    would score every size the same), and its feature count is the size."""
+    from sklearn.model_selection import StratifiedKFold
+
+    from svmfs.protocol.tuning import inner_fold_scores
+
+    X, y = _data()
+    cv = StratifiedKFold(3, shuffle=True, random_state=0)
+    make = lambda **kw: SVMRFEOwnSVM(**kw)  # noqa: E731
+    scores = inner_fold_scores(make, {"C": [0.5], "n_features_to_select": [1, 2, 4, 20]}, "n_features_to_select",
+                               "own", {}, X, y, cv)  # fmt: skip
+    accs = set()
+    for k_fold, (tr, va) in enumerate(cv.split(X, y)):
+        for si, k, fi, acc, nf in scores[k_fold]:
+            alone = SVMRFEOwnSVM(C=0.5, n_features_to_select=k).fit(X[tr], y[tr])
+            assert nf == k and acc == pytest.approx(np.mean(alone.own_predict(X[va]) == y[va]))
+            accs.add((k_fold, acc))
+    assert len({a for _, a in accs}) > 1

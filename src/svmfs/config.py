@@ -486,7 +486,8 @@ def _check_final(config: dict, name: str, mcfg: dict, spec) -> list[str]:
                      and dataset_splits(config, d).get("kind") == "kp_svm"]  # fmt: skip
         if resampled:
             return [f"{where}: 'own' refits nothing, so splits.kind kp_svm (refit on test-side resamples) does not apply; datasets: {', '.join(resampled)}"]
-    if (final or spec.final) == "own" and spec.truncation and spec.truncation in (mcfg.get("grid") or spec.default_grid):
+    if ((final or spec.final) == "own" and spec.truncation and spec.truncation in (mcfg.get("grid") or spec.default_grid)
+            and not hasattr(spec.load(), "own_at_size")):  # fmt: skip
         return [f"methods.{name}.grid: {spec.truncation} read off one fit would be scored by the hyperplane solved at "
                 f"another size ('own' final classifier); give it as a setting or by match_size_of"]  # fmt: skip
     if final == "anisotropic" and spec.final != "anisotropic":

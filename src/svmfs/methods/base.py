@@ -99,6 +99,52 @@ class LinearModelSelector(BaseSelector):
         return np.where(self.own_decision(X) > 0, self.classes_[1], self.classes_[0])
 
 
+def own_linear_svm(X: np.ndarray, y_pm: np.ndarray, keep: np.ndarray, C: float) -> tuple[np.ndarray, float]:
+    """(w over all features, b) of the linear SVM with penalty ``C`` (hinge loss, unpenalised intercept: libsvm)
+    on the columns ``keep`` of X, w = 0 elsewhere; labels ``y_pm`` in {-1, +1}. No column kept: w = 0 and the
+    constant classifier of the larger class (ties to -1, ``classes_[0]``, as scikit-learn's
+    DummyClassifier(strategy="most_frequent") the refitted final classifier falls back to)."""
+    from sklearn.svm import SVC
+
+    keep = np.asarray(keep, dtype=bool)
+    w = np.zeros(X.shape[1])
+    if not keep.any():
+        return w, (1.0 if np.sum(y_pm > 0) > np.sum(y_pm < 0) else -1.0)
+    svm = SVC(kernel="linear", C=C, max_iter=-1).fit(X[:, keep], y_pm)
+    # y_pm in {-1, +1}: SVC's positive class is +1, so w.x + b > 0 is classes_[1]
+    w[keep] = svm.coef_.ravel()
+    return w, float(svm.intercept_[0])
+
+
+class OwnSVMAtSize(LinearModelSelector):
+    """A ranking selector scored by the linear SVM its elimination ends with: ``weights_`` and ``intercept_``
+    are :func:`own_linear_svm` with the selector's ``C`` on ``support_``.
+
+    That hyperplane belongs to one size, so the tuner cannot score other sizes of the truncation grid with it;
+    :meth:`own_at_size` gives, from the same fit, the selector that ``n_features_to_select = k`` would have
+    fitted (the same ranking, so the same k features, and the SVM on them), and the tuner scores each size of
+    its grid with that (``svmfs.protocol.tuning.size_candidates``).
+    """
+
+    def _solve_own(self, X: np.ndarray, y_pm: np.ndarray) -> None:
+        self.weights_, self.intercept_ = own_linear_svm(X, y_pm, self.support_, self.C)
+
+    def own_at_size(self, k, X, y):
+        """A copy of this fitted selector with the selection of size ``k`` (:meth:`support_for_size`) and the
+        linear SVM on those features, fitted on (X, y), the rows this selector was fitted on (labels as given
+        to ``fit``)."""
+        import copy
+
+        check_is_fitted(self, "ranking_")
+        X = np.asarray(X, dtype=np.float64)
+        y_pm = np.where(np.asarray(y) == self.classes_[1], 1.0, -1.0)
+        other = copy.copy(self)
+        other.n_features_to_select = None if k is None else int(k)
+        other.support_ = np.asarray(self.support_for_size(k), dtype=bool)
+        other.weights_, other.intercept_ = own_linear_svm(X, y_pm, other.support_, self.C)
+        return other
+
+
 def support_from_ranking(ranking: np.ndarray, n_features_to_select: int | None) -> np.ndarray:
     """Mask of the ``n_features_to_select`` best-ranked features (all when ``None``)."""
     ranking = np.asarray(ranking)

@@ -82,7 +82,7 @@ METHODS: dict[str, MethodSpec] = {
         "own",
         {"C": C_GRID},
         settings=("n_features_to_select", "C"),
-        truncation="n_features_to_select",  # a size (match_size_of, settings); never a grid here (config check)
+        truncation="n_features_to_select",  # a setting, match_size_of, or a grid scored size by size (own_at_size)
         paper="Rinaldi & Sciandrone (2010), sec. 5.3 and Tables 3-4: RFE-SVM scored by its own last linear SVM",
     ),
     # --- linear embedded and concave-programming methods (issue 3) ---
@@ -99,6 +99,13 @@ METHODS: dict[str, MethodSpec] = {
         {"C": C_GRID, "n_features_to_select": K_GRID},
         truncation="n_features_to_select",
         paper="MIT 9.520 project, section 3.2 (1-norm RFE)",
+    ),
+    "l1_rfe_own": MethodSpec(
+        "l1_rfe_own:L1RFEOwnSVM",
+        "own",
+        {"C": C_GRID, "n_features_to_select": K_GRID},
+        truncation="n_features_to_select",  # each size scored by the SVM at that size (OwnSVMAtSize.own_at_size)
+        paper="MIT 9.520 project, sections 3.2 and 4.1: 1-norm RFE scored by the linear SVM its elimination ends with",
     ),
     "fsv": MethodSpec(
         "fsv:FSV",

@@ -28,7 +28,7 @@ import numpy as np
 from .classifiers import final_grid, fit_predict
 from .method_plan import method_plan, selector_factory  # the select job's own (random_state = the job's seed)
 from .normalize import fit_transform_rows, make_normalizer, normalize_fold
-from .tuning import candidates, inner_cv, tune_final, tune_selector
+from .tuning import candidates, inner_cv, size_candidates, tune_final, tune_selector
 
 
 def tune_on_test_side(
@@ -62,18 +62,14 @@ def tune_on_test_side(
         else:
             extra = {truncation: None} if sizes is not None else {}
             sel = make_selector(**sp, **extra).fit(Xtr, ytr)
-        if sizes is not None:
-            supports = [(k, sel.support_for_size(k)) for k in sizes]
-        else:
-            supports = [(None, sel.get_support())]
-        for k, sup in supports:
+        for k, sup, scorer in size_candidates(sel, sizes, final_kind, Xtr, ytr):
             params = dict(sp) if sizes is None else {**sp, truncation: k}
             is_nested_sel = all(nested_sel.get(key) == v for key, v in params.items())
             for fi, fp in enumerate(fin_points):
                 if is_nested_sel and _same_final(fp, nested["final_params"], fin_points):
                     acc, nf = float(nested["accuracy"]), int(nested["n_selected"])
                 else:
-                    acc, nf = float(score(fp, sup, sel)), int(np.sum(sup))
+                    acc, nf = float(score(fp, sup, scorer)), int(np.sum(sup))
                 key = (round(acc, 12), -nf, -order)
                 if best_key is None or key > best_key:
                     best_key = key

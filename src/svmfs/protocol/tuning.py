@@ -100,6 +100,20 @@ def candidates(make_selector, grid, truncation, X):
     return (list(ParameterGrid(grid)) if grid else [{}]), sizes
 
 
+def size_candidates(sel, sizes, final_kind: str, X: np.ndarray, y: np.ndarray) -> list[tuple]:
+    """``[(size, support, the selector that scores it), ...]`` for a selector fitted on (X, y): its own support
+    (size None) without a truncation grid; else each size read off its ranking (``support_for_size``). With
+    the final classifier ``own`` a size is scored by the hyperplane solved at that size,
+    ``sel.own_at_size(k, X, y)`` (:class:`~svmfs.methods.base.OwnSVMAtSize`), never by the one the fit ended
+    with at another size."""
+    if sizes is None:
+        return [(None, sel.get_support(), sel)]
+    if final_kind == "own":
+        at = [sel.own_at_size(k, X, y) for k in sizes]
+        return [(k, s.support_, s) for k, s in zip(sizes, at)]
+    return [(k, sel.support_for_size(k), sel) for k in sizes]
+
+
 def inner_fold_scores(
     make_selector: Callable[..., Any],
     grid: dict[str, list],
@@ -135,13 +149,9 @@ def inner_fold_scores(
                 continue
             extra = {truncation: None} if sizes is not None else {}
             sel = make_selector(**sp, **extra).fit(Xf, yf)
-            if sizes is not None:
-                supports = [(k, sel.support_for_size(k)) for k in sizes]
-            else:
-                supports = [(None, sel.get_support())]
-            for k, sup in supports:
+            for k, sup, scorer in size_candidates(sel, sizes, final_kind, Xf, yf):
                 for fi, fp in enumerate(fin_points):
-                    pred, _ = memo.fit_predict(final_kind, fp, final_cfg, Xf, yf, Xv, sup, sel)
+                    pred, _ = memo.fit_predict(final_kind, fp, final_cfg, Xf, yf, Xv, sup, scorer)
                     rows.append([si, k, fi, float(np.mean(pred == y[va])), int(sup.sum())])
     return out
 
