@@ -49,7 +49,7 @@ class BaseSelector(SelectorMixin, BaseEstimator):
                 f"{type(self).__name__} needs exactly two classes, got {self.classes_.size}: "
                 f"{self.classes_[:5].tolist()}"
             )
-        y_pm = np.where(y == self.classes_[1], 1.0, -1.0)
+        y_pm = self._plus_minus(y)
         self.diagnostics_ = {"status": "ok", "objective": None, "n_iter": None, "message": ""}
         start = time.perf_counter()
         self._fit(X, y_pm)
@@ -60,6 +60,10 @@ class BaseSelector(SelectorMixin, BaseEstimator):
             raise ValueError(f"unknown status {self.diagnostics_['status']!r}; use one of {STATUSES}")
         self.support_ = np.asarray(self.support_, dtype=bool)
         return self
+
+    def _plus_minus(self, y) -> np.ndarray:
+        """The labels as ``_fit`` receives them: +1 for ``classes_[1]``, -1 for the other class."""
+        return np.where(np.asarray(y) == self.classes_[1], 1.0, -1.0)
 
     def _fit(self, X: np.ndarray, y: np.ndarray) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -137,7 +141,7 @@ class OwnSVMAtSize(LinearModelSelector):
 
         check_is_fitted(self, "ranking_")
         X = np.asarray(X, dtype=np.float64)
-        y_pm = np.where(np.asarray(y) == self.classes_[1], 1.0, -1.0)
+        y_pm = self._plus_minus(y)
         other = copy.copy(self)
         other.n_features_to_select = None if k is None else int(k)
         other.support_ = np.asarray(self.support_for_size(k), dtype=bool)

@@ -108,9 +108,14 @@ def size_candidates(sel, sizes, final_kind: str, X: np.ndarray, y: np.ndarray) -
     with at another size."""
     if sizes is None:
         return [(None, sel.get_support(), sel)]
-    if final_kind == "own":
-        at = [sel.own_at_size(k, X, y) for k in sizes]
-        return [(k, s.support_, s) for k, s in zip(sizes, at)]
+    if final_kind == "own":  # sizes that select the same features (1-norm RFE above its support) share one SVM
+        out, solved = [], {}
+        for k in sizes:
+            key = np.asarray(sel.support_for_size(k), dtype=bool).tobytes()
+            if key not in solved:
+                solved[key] = sel.own_at_size(k, X, y)
+            out.append((k, solved[key].support_, solved[key]))
+        return out
     return [(k, sel.support_for_size(k), sel) for k in sizes]
 
 
