@@ -363,6 +363,47 @@ def test_a_milp_fs_job_from_its_inner_folds_run_apart_has_the_whole_jobs_record(
     assert whole["n_selected"] <= 2 and whole["n_candidates"] == 3
 
 
+def test_the_test_tuned_audit_from_parts_run_apart_is_the_whole_jobs(tmp_path):
+    """Issue 34 goal 3 (``split_audit``): the ``test_tuned`` audit's candidates scored by parts of their own, per
+    block of the C grid (:func:`run_audit_part`, before the nested choice is known, through JSON, in any order),
+    merged by the select job with its nested choice, give the audit of the job run whole; a missing or repeated
+    part is refused. A ranking method with a size grid and a final classifier's grid: every candidate's place."""
+    import json
+
+    from svmfs.protocol.select_job import audit_rows_from_parts, run_audit_part
+
+    X, y, fold, cfg = _milp_fs_job()
+    campaign = {**CAMPAIGN, "audits": ["test_tuned", "global_scaling"]}
+    whole = run_select_job(X, y, fold, "milp_fs", cfg, campaign, seed=4)
+    blocks = [{"C": [100.0]}, {"C": [0.01, 1.0]}]
+    files = []
+    for b, block in enumerate(blocks):
+        rows = run_audit_part(X, y, fold, "milp_fs", cfg, campaign, 4, grid_block=block)
+        assert sorted(r[0] for r in rows) == ([2] if b == 0 else [0, 1])  # the candidates' places in the whole grid
+        files.append(tmp_path / f"audit-grid-{b}.json")
+        files[-1].write_text(json.dumps({"audit_candidates": rows, "time_s": 2.0}))
+    apart = run_select_job(X, y, fold, "milp_fs", {**cfg, "audit_from": files}, campaign, seed=4)
+    timing = ("fit_time_s", "tune_time_s", "audit_test_tuned_time_s")
+    same = [json.dumps({k: v for k, v in r.items() if k not in timing}, sort_keys=True) for r in (apart, whole)]
+    assert same[0] == same[1] and whole["audit_test_tuned"]["n_candidates"] == 3
+    assert apart["audit_test_tuned_time_s"] >= 4.0  # the parts' seconds
+    with pytest.raises(ValueError, match="the parts' 2 candidates are not 0..2 once each"):
+        run_select_job(X, y, fold, "milp_fs", {**cfg, "audit_from": files[1:]}, campaign, seed=4)
+    with pytest.raises(ValueError, match="the parts' 4 candidates are not 0..2 once each"):
+        run_select_job(X, y, fold, "milp_fs", {**cfg, "audit_from": files + files[:1]}, campaign, seed=4)
+
+    fisher = {"grid": {"n_features_to_select": [1, 2, 4]}}  # sizes off one ranking, times the final grid's 3 C
+    lin = {**CAMPAIGN, "audits": ["test_tuned"], "final_classifier": {"linear": {"C": [0.01, 1.0, 100.0]}}}
+    whole = run_select_job(X, y, fold, "fisher", fisher, lin, seed=4)
+    rows = run_audit_part(X, y, fold, "fisher", fisher, lin, 4)
+    assert sorted(r[0] for r in rows) == list(range(9)) and audit_rows_from_parts([])[0] == []
+    part = tmp_path / "audit.json"
+    part.write_text(json.dumps({"audit_candidates": rows[::-1], "time_s": 1.0}))
+    apart = run_select_job(X, y, fold, "fisher", {**fisher, "audit_from": [part]}, lin, seed=4)
+    assert apart["audit_test_tuned"] == whole["audit_test_tuned"]
+    assert apart["audit_test_tuned_accuracy"] == whole["audit_test_tuned_accuracy"] >= whole["test_accuracy"]
+
+
 def test_a_milp_fs_job_from_blocks_of_its_grid_run_apart_has_the_whole_jobs_record(tmp_path):
     """Issue 34 goal 3 (``split_grid``): step 3 done by one part per inner fold and block of the C grid, the
     parts' files merged in any order (:func:`scores_from_parts`), gives the whole job's record; scores that lack

@@ -39,10 +39,13 @@ def test_inner_folds_run_apart_give_the_records_of_the_whole_jobs(tmp_path):
     for m in split["methods"].values():
         m["split_inner_folds"] = True
     split["methods"]["milp_fs"]["split_grid"] = [{"C": [10.0]}, {"C": [0.1]}]  # and its C grid in two blocks
+    split["methods"]["milp_fs"]["split_audit"] = split["methods"]["fisher"]["split_audit"] = True  # and the test_tuned audit
     snakemake(apart, "--cores", "2", *_targets(), config=split)
     parts = sorted(p.relative_to(apart / "results" / "tiny" / "parts") for p in (apart / "results" / "tiny" / "parts").rglob("*.json"))
-    assert len(parts) == 3 * 3 + 3 * 3 * 2  # 3 outer folds x 3 inner folds, x 2 blocks for MILP-FS
-    assert {p.name for p in parts if p.parts[1] == "milp_fs"} == {f"inner-{k}-grid-{b}.json" for k in range(3) for b in range(2)}
+    assert len(parts) == 3 * 3 + 3 * 3 * 2 + 3 * (1 + 2)  # 3 outer folds x 3 inner folds, x 2 blocks for MILP-FS; the audits
+    assert {p.name for p in parts if p.parts[1] == "milp_fs"} == {f"inner-{k}-grid-{b}.json" for k in range(3) for b in range(2)} | {
+        "audit-grid-0.json", "audit-grid-1.json"}
+    assert {p.name for p in parts if p.parts[1] == "fisher"} == {"inner-0.json", "inner-1.json", "inner-2.json", "audit.json"}
     assert not (whole / "results" / "tiny" / "parts").exists()
     assert _records(apart) == _records(whole)  # config_hash included: the layout key is not part of it
     assert len(_records(whole)) == 6
@@ -223,7 +226,7 @@ def test_a_partial_export_keeps_the_parts_and_restore_puts_them_back(tmp_path, m
     assert sum(map(len, ok.values())) == 4 and why == {"part without a config hash (written before 2026-11-27)": 1}
     blocked = merge_configs([cfg])  # the C grid in blocks now: the whole-grid parts are not this layout's
     blocked["methods"]["milp_fs"]["split_grid"] = [{"C": [0.1]}, {"C": [10.0]}]
-    assert restorable_parts(blocked, staging / "parts") == ({}, {"not a part of this config's layout (split_grid)": 5})
+    assert restorable_parts(blocked, staging / "parts") == ({}, {"not a part of this config's layout (split_grid, split_audit)": 5})
 
 
 def test_split_grid_blocks_must_cover_the_grid_once(root):
@@ -260,6 +263,38 @@ def test_part_names_and_their_blocks():
     assert grid_block(cfg["methods"]["fisher"], "inner-1") == (1, None)
     with pytest.raises(ValueError, match="split_grid has 2 blocks"):
         grid_block(cfg["methods"]["milp_fs"], "inner-0-grid-2")
+    cfg["methods"]["milp_fs"]["split_audit"] = cfg["methods"]["fisher"]["split_audit"] = True  # the test_tuned audit's parts
+    assert part_names(cfg, "milp_fs", "wdbc")[-2:] == ["audit-grid-0", "audit-grid-1"] and part_names(cfg, "milp_fs", "pima") == []
+    assert part_names(cfg, "fisher", "pima") == ["inner-0", "inner-1", "audit"]
+    assert grid_block(cfg["methods"]["milp_fs"], "audit-grid-1") == (None, {"C": [10.0]})
+    assert grid_block(cfg["methods"]["fisher"], "audit") == (None, None)
+    with pytest.raises(ValueError, match="not inner-<k>, inner-<k>-grid-<b>, audit or audit-grid-<b>"):
+        grid_block(cfg["methods"]["fisher"], "audits")
+
+
+def test_split_audit_is_checked_before_any_job(root):
+    """``split_audit``: the test_tuned audit's parts need a job run apart, the audit on, and no validation points
+    (the select job's refit takes them; a part's fit would not): each fault named before any job."""
+    from svmfs.config import ConfigError, load_config
+
+    path = root / "config" / "campaigns" / "jimenez2021.yaml"  # milp_fs: split_inner_folds [wdbc]; audits test_tuned
+
+    def errors(overrides, path=path):
+        with pytest.raises(ConfigError) as err:
+            load_config(path, overrides=overrides, workdir=root)
+        return str(err.value)
+
+    ok = load_config(path, overrides={"methods": {"milp_fs": {"split_audit": True}}}, workdir=root)
+    assert ok["methods"]["milp_fs"]["split_audit"] is True
+    assert "methods.milp_fs.split_audit: the audit's parts are parts of a job run apart; set split_inner_folds too" in errors(
+        {"methods": {"milp_fs": {"split_audit": True, "split_inner_folds": False, "split_grid": False}}})
+    assert "methods.milp_fs.split_audit: the campaign's audits have no test_tuned, so there is no audit to run apart" in errors(
+        {"methods": {"milp_fs": {"split_audit": True}}, "audits": ["global_scaling"]})
+    catala = root / "config" / "campaigns" / "protocol" / "catala_martin_paper.yaml"  # splits.validation_size: 100
+    split = {"split_inner_folds": ["poly_f1_train25"], "split_audit": True}
+    msg = errors({"methods": {"dfsa_poly2": split}, "audits": ["test_tuned"]}, catala)
+    assert ("methods.dfsa_poly2.split_audit: dataset 'poly_f1_train25' has splits.validation_size (the select job's refit takes "
+            "those points; an audit part's fit would not)") in msg  # fmt: skip
 
 
 def test_an_export_takes_the_parts_of_its_layout_only(tmp_path):
@@ -267,12 +302,15 @@ def test_an_export_takes_the_parts_of_its_layout_only(tmp_path):
     config splits the grid (:func:`~svmfs.reproduce.export.job_parts`)."""
     from svmfs.reproduce.export import job_parts
 
-    for name in ("inner-0.json", "inner-1.json", "inner-0-grid-0.json", "inner-0-grid-1.json", "inner-1-grid-0.json"):
+    for name in ("inner-0.json", "inner-1.json", "inner-0-grid-0.json", "inner-0-grid-1.json", "inner-1-grid-0.json", "audit-grid-1.json",
+                 "notes.json"):  # fmt: skip
         (tmp_path / name).write_text("{}")
     cfg = {"inner_cv": {"n_splits": 2}, "datasets": {"wdbc": {}},
            "methods": {"milp_fs": {"split_inner_folds": True, "split_grid": [{"C": [0.1]}, {"C": [10.0]}]}}}  # fmt: skip
     assert [p.name for p in job_parts(tmp_path, ".json", cfg, "wdbc", "milp_fs")] == ["inner-0-grid-0.json", "inner-0-grid-1.json", "inner-1-grid-0.json"]
-    assert len(job_parts(tmp_path, ".json", None, "wdbc", "milp_fs")) == 5
+    assert len(job_parts(tmp_path, ".json", None, "wdbc", "milp_fs")) == 6  # every part's name, not notes.json
+    cfg["methods"]["milp_fs"]["split_audit"] = True
+    assert [p.name for p in job_parts(tmp_path, ".json", cfg, "wdbc", "milp_fs")][0] == "audit-grid-1.json"
 
 
 def test_an_exports_earlier_times_keep_the_parts_of_its_layout_only(tmp_path):

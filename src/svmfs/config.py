@@ -196,8 +196,9 @@ def global_selection_methods(config: dict, dataset: str) -> list[str]:
 
 
 #: Method keys that lay a select job out in the workflow without changing its record (``split_inner_folds``:
-#: the inner folds in parts of their own, issue 34 goal 3): kept out of the record's ``config_hash``.
-LAYOUT_KEYS = ("split_inner_folds", "split_grid")
+#: the inner folds in parts of their own, issue 34 goal 3; ``split_grid``, blocks of their grid; ``split_audit``, the
+#: ``test_tuned`` audit's candidates): kept out of the record's ``config_hash``.
+LAYOUT_KEYS = ("split_inner_folds", "split_grid", "split_audit")
 
 
 def split_inner_folds(config: dict, method: str, dataset: str) -> bool:
@@ -212,32 +213,44 @@ def split_inner_folds(config: dict, method: str, dataset: str) -> bool:
 def part_names(config: dict, method: str, dataset: str) -> list[str]:
     """The parts (rule select_part) of the method's select jobs on ``dataset`` whose inner folds run apart
     (:func:`split_inner_folds`): ``inner-<k>`` for inner fold k and the whole grid, or with ``split_grid``
-    ``inner-<k>-grid-<b>`` for inner fold k and the grid's block b (:func:`grid_block`). [] for a job run whole."""
+    ``inner-<k>-grid-<b>`` for inner fold k and the grid's block b (:func:`grid_block`); with ``split_audit``
+    also the ``test_tuned`` audit's candidates on the whole training side, ``audit`` (the whole grid) or
+    ``audit-grid-<b>`` (block b). [] for a job run whole."""
     if not split_inner_folds(config, method, dataset):
         return []
     inner = range(int(config["inner_cv"]["n_splits"]))
-    blocks = campaign_methods(config)[method].get("split_grid")
+    mcfg = campaign_methods(config)[method]
+    blocks = mcfg.get("split_grid")
+    audit = ["audit"] if not blocks else [f"audit-grid-{b}" for b in range(len(blocks))]
+    audit = audit if mcfg.get("split_audit") else []
     if not blocks:
-        return [f"inner-{k}" for k in inner]
-    return [f"inner-{k}-grid-{b}" for k in inner for b in range(len(blocks))]
+        return [f"inner-{k}" for k in inner] + audit
+    return [f"inner-{k}-grid-{b}" for k in inner for b in range(len(blocks))] + audit
 
 
-PART_NAME = re.compile(r"inner-(\d+)(?:-grid-(\d+))?")
+PART_NAME = re.compile(r"(?:inner-(\d+)|audit)(?:-grid-(\d+))?")
 
 
-def grid_block(method_cfg: dict, part: str) -> tuple[int, dict | None]:
-    """A part's name (:func:`part_names`) read back: (its inner fold, its block of the grid, one of
-    ``method_cfg["split_grid"]``, or None for the whole grid)."""
+def grid_block(method_cfg: dict, part: str) -> tuple[int | None, dict | None]:
+    """A part's name (:func:`part_names`) read back: (its inner fold, None for an audit part; its block of the
+    grid, one of ``method_cfg["split_grid"]``, or None for the whole grid)."""
     match = PART_NAME.fullmatch(part)
     if match is None:
-        raise ValueError(f"part {part!r}: not inner-<k> or inner-<k>-grid-<b>")
+        raise ValueError(f"part {part!r}: not inner-<k>, inner-<k>-grid-<b>, audit or audit-grid-<b>")
+    inner = None if match.group(1) is None else int(match.group(1))
     if match.group(2) is None:
-        return int(match.group(1)), None
+        return inner, None
     blocks = method_cfg.get("split_grid") or []
     b = int(match.group(2))
     if b >= len(blocks):
         raise ValueError(f"part {part!r}: split_grid has {len(blocks)} blocks")
-    return int(match.group(1)), blocks[b]
+    return inner, blocks[b]
+
+
+def is_audit_part(part: str) -> bool:
+    """Whether a part (:func:`part_names`) holds ``test_tuned`` audit candidates (``split_audit``), not an
+    inner fold's scores."""
+    return part.startswith("audit")
 
 
 def job_config(config: dict, dataset: str, method: str, setting: str) -> dict[str, Any]:
@@ -408,6 +421,8 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
                     errs.append(f"methods.{name}.split_inner_folds: {d!r} is not a dataset of this campaign")
         if mcfg.get("split_grid"):
             errs += _check_split_grid(config, name, mcfg, spec)
+        if mcfg.get("split_audit"):
+            errs += _check_split_audit(config, name, mcfg)
         if split and mcfg.get("initial_solution"):
             errs.append(f"methods.{name}.split_inner_folds: not with initial_solution (the parts do not read the shared initial solution)")
         other = mcfg.get("match_size_of")
@@ -523,6 +538,22 @@ def _check_split_grid(config: dict, name: str, mcfg: dict, spec) -> list[str]:
         if missing:
             errs.append(f"{where}: the grid's point(s) {missing} are in no block")
     return errs
+
+
+def _check_split_audit(config: dict, name: str, mcfg: dict) -> list[str]:
+    """``split_audit``: the ``test_tuned`` audit's candidates as parts of a job whose inner folds run apart. Its
+    parts fit the nested choice's point again without the fold's validation points, which the select job's refit
+    takes (splits.validation_size): refused there, where the two fits would differ."""
+    where = f"methods.{name}.split_audit"
+    if not mcfg.get("split_inner_folds"):
+        return [f"{where}: the audit's parts are parts of a job run apart; set split_inner_folds too"]
+    if "test_tuned" not in (config.get("audits") or []):
+        return [f"{where}: the campaign's audits have no test_tuned, so there is no audit to run apart"]
+    return [
+        f"{where}: dataset {d!r} has splits.validation_size (the select job's refit takes those points; an audit part's fit would not)"
+        for d in campaign_datasets(config)
+        if split_inner_folds(config, name, d) and "validation_size" in dataset_splits(config, d)
+    ]
 
 
 def _check_initial_solution(config: dict, name: str, mcfg: dict, spec) -> list[str]:

@@ -21,6 +21,7 @@ from svmfs.config import (
     n_folds,
     runtime_warnings,
     fit_count_warnings,
+    is_audit_part,
     part_names,
     split_inner_folds,
 )
@@ -79,7 +80,7 @@ wildcard_constraints:
     method=_alternatives(METHODS),
     setting=_alternatives(sorted({s for m in METHODS for s in SETTINGS[m]})),
     fold=r"\d+",
-    part=r"inner-\d+(-grid-\d+)?",
+    part=r"(inner-\d+|audit)(-grid-\d+)?",
     source=_alternatives(DOWNLOADS),
 
 
@@ -211,11 +212,16 @@ def method_cfg(wildcards):
 
 
 def select_method_cfg(wildcards):
-    """:func:`method_cfg`, and for a job whose inner folds run apart the parts' files (``inner_scores_from``):
+    """:func:`method_cfg`, and for a job whose inner folds run apart the parts' files (``inner_scores_from``; the
+    ``test_tuned`` audit's parts, ``split_audit``: ``audit_from``):
     the select rule's script stays as it was, so committed records stay restorable."""
     cfg = method_cfg(wildcards)
     if split_inner_folds(config, wildcards.method, wildcards.dataset):
-        cfg = {**cfg, "inner_scores_from": select_parts(wildcards)}
+        parts = select_parts(wildcards)
+        audit = [p for p in parts if is_audit_part(Path(p).stem)]
+        cfg = {**cfg, "inner_scores_from": [p for p in parts if p not in audit]}
+        if audit:  # split_audit: the test_tuned audit's candidates
+            cfg["audit_from"] = audit
     return cfg
 
 

@@ -51,31 +51,79 @@ def tune_on_test_side(
     with nothing to choose for the selector (empty grid) it is the only selector candidate.
     Returns accuracy, selector and final parameters, number of selected features and of candidates.
     """
+    rows = test_side_scores(make_selector, grid, truncation, final_kind, final_cfg, Xtr, ytr, score, nested, refit_selector)
+    return best_on_test_side(rows, nested, final_grid(final_kind, final_cfg), len(rows))
+
+
+def n_test_side_candidates(make_selector, grid: dict[str, list], truncation: str | None, final_kind: str, final_cfg: dict,
+                           Xtr: np.ndarray) -> int:  # fmt: skip
+    """The number of the ``test_tuned`` audit's candidates (:func:`test_side_scores` over the whole grid)."""
+    sel_points, sizes = candidates(make_selector, grid, truncation, Xtr)
+    return len(sel_points) * len(sizes or [None]) * len(final_grid(final_kind, final_cfg))
+
+
+def test_side_scores(
+    make_selector: Callable[..., Any],
+    grid: dict[str, list],
+    truncation: str | None,
+    final_kind: str,
+    final_cfg: dict,
+    Xtr: np.ndarray,
+    ytr: np.ndarray,
+    score: Callable[[dict, np.ndarray, Any], float],
+    nested: dict | None = None,
+    refit_selector=None,
+    points=None,
+) -> list[list]:
+    """The ``test_tuned`` audit's candidates, scored: ``[[order, accuracy, n_selected, selector params, final
+    params], ...]``, ``order`` the candidate's place in :func:`tune_on_test_side`'s enumeration (selector point,
+    size, final point). ``points``: only the selector points of those indices (a block of the grid run as a part
+    of its own, ``split_audit``; issue 34, goal 3); None: all. ``nested`` None (a part, run before the nested
+    choice is known): every candidate is fitted and scored, the nested one too; :func:`best_on_test_side` then
+    gives it the select job's own accuracy and size. JSON-serializable."""
     sel_points, sizes = candidates(make_selector, grid, truncation, Xtr)
     fin_points = final_grid(final_kind, final_cfg)
-    nested_sel = dict(nested["selector_params"])
-    best_key, best = None, None
-    order = 0
-    for sp in sel_points:
+    per_point = len(sizes or [None]) * len(fin_points)
+    nested_sel = dict(nested["selector_params"]) if nested is not None else None
+    rows = []
+    for si, sp in enumerate(sel_points):
+        if points is not None and si not in points:
+            continue
         if sizes is None and refit_selector is not None and all(nested_sel.get(k) == v for k, v in sp.items()):
             sel = refit_selector  # the nested choice's point: the select job's own refit (no second fit)
         else:
             extra = {truncation: None} if sizes is not None else {}
             sel = make_selector(**sp, **extra).fit(Xtr, ytr)
-        for k, sup, scorer in size_candidates(sel, sizes, final_kind, Xtr, ytr):
+        for ki, (k, sup, scorer) in enumerate(size_candidates(sel, sizes, final_kind, Xtr, ytr)):
             params = dict(sp) if sizes is None else {**sp, truncation: k}
-            is_nested_sel = all(nested_sel.get(key) == v for key, v in params.items())
+            is_nested_sel = nested is not None and all(nested_sel.get(key) == v for key, v in params.items())
             for fi, fp in enumerate(fin_points):
                 if is_nested_sel and _same_final(fp, nested["final_params"], fin_points):
                     acc, nf = float(nested["accuracy"]), int(nested["n_selected"])
                 else:
                     acc, nf = float(score(fp, sup, scorer)), int(np.sum(sup))
-                key = (round(acc, 12), -nf, -order)
-                if best_key is None or key > best_key:
-                    best_key = key
-                    best = {"accuracy": acc, "selector_params": params, "final_params": fp, "n_selected": nf}
-                order += 1
-    best["n_candidates"] = order
+                rows.append([si * per_point + ki * len(fin_points) + fi, acc, nf, params, fp])
+    return rows
+
+
+def best_on_test_side(rows: list[list], nested: dict, fin_points: list[dict], n_candidates: int) -> dict[str, Any]:
+    """:func:`tune_on_test_side`'s choice from the rows of :func:`test_side_scores` (one call's, or every part's
+    of a job run apart, in any order): the nested candidate takes the select job's own accuracy and size, then
+    the best accuracy, the smaller selection, the earlier candidate. Raises unless the rows are the
+    ``n_candidates`` candidates once each (a part missing or twice)."""
+    orders = sorted(int(r[0]) for r in rows)
+    if orders != list(range(n_candidates)):
+        raise ValueError(f"test_tuned audit: the parts' {len(rows)} candidates are not 0..{n_candidates - 1} once each (a part missing or twice)")
+    nested_sel = dict(nested["selector_params"])
+    best_key, best = None, None
+    for order, acc, nf, params, fp in rows:
+        if all(nested_sel.get(k) == v for k, v in params.items()) and _same_final(fp, nested["final_params"], fin_points):
+            acc, nf = float(nested["accuracy"]), int(nested["n_selected"])
+        key = (round(float(acc), 12), -int(nf), -int(order))
+        if best_key is None or key > best_key:
+            best_key = key
+            best = {"accuracy": float(acc), "selector_params": params, "final_params": fp, "n_selected": int(nf)}
+    best["n_candidates"] = len(rows)
     return best
 
 

@@ -24,8 +24,8 @@ from typing import Any
 import numpy as np
 from sklearn.metrics import accuracy_score, balanced_accuracy_score, roc_auc_score
 
-from .audits import tune_on_test_side
-from .classifiers import fit_predict
+from .audits import best_on_test_side, n_test_side_candidates, test_side_scores, tune_on_test_side
+from .classifiers import final_grid, fit_predict
 from .fit_memo import FitMemo
 from .initial_solution import apply_initial_solution, read_initial_solution
 from .method_plan import method_plan, selector_factory
@@ -70,6 +70,16 @@ def _job_plan(method_name: str, method_cfg: dict, setting: dict | None, fixed_si
     return spec, cls, grid, fixed, final_kind, final_cfg
 
 
+def _block_points(make, grid: dict, truncation: str | None, Xtr: np.ndarray, grid_block: dict | None) -> set[int] | None:
+    """The indices of the selector points (:func:`~svmfs.protocol.tuning.candidates`) in ``grid_block``, one of
+    ``split_grid``; None (every point) without a block."""
+    if grid_block is None:
+        return None
+    sel_points = candidates(make, grid, truncation, Xtr)[0]
+    block = candidates(make, grid_block, None, Xtr)[0]
+    return {si for si, sp in enumerate(sel_points) if {k: v for k, v in sp.items() if k in grid_block} in block}
+
+
 def run_inner_folds(
     X: np.ndarray,
     y: np.ndarray,
@@ -95,11 +105,7 @@ def run_inner_folds(
     ytr = y[train]
     cv = inner_cv(ytr, int(campaign["inner_cv"]["n_splits"]), seed)
     make = selector_factory(cls, fixed, seed)
-    points = None
-    if grid_block is not None:
-        sel_points = candidates(make, grid, spec.truncation, Xtr)[0]
-        block = candidates(make, grid_block, None, Xtr)[0]
-        points = {si for si, sp in enumerate(sel_points) if {k: v for k, v in sp.items() if k in grid_block} in block}
+    points = _block_points(make, grid, spec.truncation, Xtr, grid_block)
     return inner_fold_scores(make, grid, spec.truncation, final_kind, final_cfg, Xtr, ytr, cv, set(inner_folds), fit_predict, points)
 
 
@@ -116,6 +122,47 @@ def scores_from_parts(paths) -> tuple[dict, float]:
     return {k: sorted(rows, key=lambda row: row[0]) for k, rows in scores.items()}, seconds
 
 
+def run_audit_part(
+    X: np.ndarray,
+    y: np.ndarray,
+    fold: dict,
+    method_name: str,
+    method_cfg: dict,
+    campaign: dict,
+    seed: int,
+    setting: dict | None = None,
+    fixed_size: int | None = None,
+    grid_block: dict | None = None,
+) -> list[list]:
+    """The ``test_tuned`` audit of a select job, or of one block of its grid, run as a part of its own
+    (``split_audit``; issue 34, goal 3): steps 1-2 as :func:`run_select_job` does them, then every candidate of
+    the block fitted on the whole training side and scored on the test side by the select job's own scorer
+    (:func:`~svmfs.protocol.audits.test_side_scores`). The select job merges every part's rows with its nested
+    choice (:func:`~svmfs.protocol.audits.best_on_test_side`) and records what it would have alone."""
+    spec, cls, grid, fixed, final_kind, final_cfg = _job_plan(method_name, method_cfg, setting, fixed_size, campaign)
+    norm = campaign["normalization"]
+    train, test = np.asarray(fold["train"]), np.asarray(fold["test"])
+    Xtr, Xte, leaky = normalize_fold(X, train, test, norm["method"], norm.get("scope", "fold"))
+    ytr, yte = y[train], y[test]
+    make = selector_factory(cls, fixed, seed)
+    evaluate = _test_side_scorer(X, y, fold, norm, Xtr, Xte, ytr, yte, leaky, final_kind, final_cfg, FitMemo(fit_predict))
+    points = _block_points(make, grid, spec.truncation, Xtr, grid_block)
+    return test_side_scores(
+        make, grid, spec.truncation, final_kind, final_cfg, Xtr, ytr,
+        lambda fp, sup, sel: evaluate(fp, sup, sel, accuracy_only=True)["accuracy"], points=points,
+    )  # fmt: skip
+
+
+def audit_rows_from_parts(paths) -> tuple[list[list], float]:
+    """The ``test_tuned`` audit parts' rows (scripts/select_part.py), all of them, and their seconds."""
+    rows, seconds = [], 0.0
+    for path in paths:
+        part = json.loads(Path(path).read_text())
+        rows.extend(part["audit_candidates"])
+        seconds += float(part["time_s"])
+    return rows, seconds
+
+
 def same_inputs(a: list[np.ndarray], b: list[np.ndarray]) -> bool:
     """Whether two fits' input matrices are the same bit for bit (the global_scaling audit's refit against
     step 4's fit: a selector is a deterministic function of its inputs and seed, so the refit would repeat
@@ -124,6 +171,41 @@ def same_inputs(a: list[np.ndarray], b: list[np.ndarray]) -> bool:
     the job in another state; no result depends on it (libsvm's seed drives only probability estimates, off here,
     and the LinearSVCs are seeded), and the rerun job's record was identical to the committed one."""
     return len(a) == len(b) and all(x.shape == z.shape and np.array_equal(x, z) for x, z in zip(a, b))
+
+
+def _test_side_scorer(X, y, fold, norm, Xtr, Xte, ytr, yte, leaky, final_kind, final_cfg, memo):
+    """Step 5's test-side scoring, ``evaluate(final params, support, selector, ...) -> metrics``: the select job's,
+    and a ``test_tuned`` audit part's (:func:`run_audit_part`), the same function."""
+    # normalization.scope global (the data scaled once, "as a preprocessing step"): the test side's
+    # resamples keep that one scaling instead of a scaler fitted on each resample's fit part
+    X_scaled_once = make_normalizer(norm["method"]).fit_transform(X) if leaky and "evaluation" in fold else None
+
+    def evaluate(params, sup, sel, Xtr_=Xtr, Xte_=Xte, Xall=X_scaled_once, accuracy_only=False) -> dict[str, float]:
+        """Test-side metrics of the final classifier ``params`` on ``sup``; ``Xall``: every row scaled
+        by one scaler (global_scaling audit, or the campaign's global normalization) instead of a scaler
+        per fit; ``accuracy_only``: the accuracy alone (the test_tuned audit scores thousands of candidates
+        by it), the same number as in the full metrics. A fit on the whole training side that repeats one
+        done before in this job (the test_tuned audit's candidates often select the same columns) comes
+        from ``memo``."""
+        metrics = _accuracy_only if accuracy_only else _metrics
+        if "evaluation" in fold:  # Maldonado et al. protocol: mean over the test side's resamples
+            per = []
+            for res in fold["evaluation"]:
+                fit_rows, ev_rows = np.asarray(res["fit"]), np.asarray(res["test"])
+                if Xall is None:
+                    Xf = fit_transform_rows(X, fit_rows, fit_rows, norm["method"])
+                    Xe = fit_transform_rows(X, fit_rows, ev_rows, norm["method"])
+                else:
+                    Xf, Xe = Xall[fit_rows], Xall[ev_rows]
+                pred, score = fit_predict(final_kind, params, final_cfg, Xf, y[fit_rows], Xe, sup, sel)
+                per.append(metrics(y[ev_rows], pred, score))
+            out = {k: float(np.mean([m[k] for m in per])) for k in per[0]}
+            out["accuracy_resamples"] = [m["accuracy"] for m in per]  # the paper's mean (sd) is over these
+            return out
+        pred, score = memo.fit_predict(final_kind, params, final_cfg, Xtr_, ytr, Xte_, sup, sel)
+        return metrics(yte, pred, score)
+
+    return evaluate
 
 
 def run_select_job(
@@ -194,34 +276,7 @@ def run_select_job(
     final = tune_final(final_kind, final_cfg, Xtr, ytr, support, cv, selector)
     train_pred, _ = fit_predict(final_kind, final["params"], final_cfg, Xtr, ytr, Xtr, support, selector)
 
-    # normalization.scope global (the data scaled once, "as a preprocessing step"): the test side's
-    # resamples keep that one scaling instead of a scaler fitted on each resample's fit part
-    X_scaled_once = make_normalizer(norm["method"]).fit_transform(X) if leaky and "evaluation" in fold else None
-
-    def evaluate(params, sup, sel, Xtr_=Xtr, Xte_=Xte, Xall=X_scaled_once, accuracy_only=False) -> dict[str, float]:
-        """Test-side metrics of the final classifier ``params`` on ``sup``; ``Xall``: every row scaled
-        by one scaler (global_scaling audit, or the campaign's global normalization) instead of a scaler
-        per fit; ``accuracy_only``: the accuracy alone (the test_tuned audit scores thousands of candidates
-        by it), the same number as in the full metrics. A fit on the whole training side that repeats one
-        done before in this job (the test_tuned audit's candidates often select the same columns) comes
-        from ``memo``."""
-        metrics = _accuracy_only if accuracy_only else _metrics
-        if "evaluation" in fold:  # Maldonado et al. protocol: mean over the test side's resamples
-            per = []
-            for res in fold["evaluation"]:
-                fit_rows, ev_rows = np.asarray(res["fit"]), np.asarray(res["test"])
-                if Xall is None:
-                    Xf = fit_transform_rows(X, fit_rows, fit_rows, norm["method"])
-                    Xe = fit_transform_rows(X, fit_rows, ev_rows, norm["method"])
-                else:
-                    Xf, Xe = Xall[fit_rows], Xall[ev_rows]
-                pred, score = fit_predict(final_kind, params, final_cfg, Xf, y[fit_rows], Xe, sup, sel)
-                per.append(metrics(y[ev_rows], pred, score))
-            out = {k: float(np.mean([m[k] for m in per])) for k in per[0]}
-            out["accuracy_resamples"] = [m["accuracy"] for m in per]  # the paper's mean (sd) is over these
-            return out
-        pred, score = memo.fit_predict(final_kind, params, final_cfg, Xtr_, ytr, Xte_, sup, sel)
-        return metrics(yte, pred, score)
+    evaluate = _test_side_scorer(X, y, fold, norm, Xtr, Xte, ytr, yte, leaky, final_kind, final_cfg, memo)
 
     test_metrics = evaluate(final["params"], support, selector)
     # logged, not recorded (records keep the selector's fit and tuning times): what a job computes beyond them
@@ -277,13 +332,19 @@ def run_select_job(
         t0 = time.perf_counter()
         nested = {"selector_params": tuned.selector_params, "final_params": final["params"],
                   "accuracy": test_metrics["accuracy"], "n_selected": int(selected.size)}  # fmt: skip
-        choice = tune_on_test_side(
-            make, grid, spec.truncation, final_kind, final_cfg, Xtr, ytr,
-            lambda fp, sup, sel: evaluate(fp, sup, sel, accuracy_only=True)["accuracy"], nested, refit_selector=selector,
-        )  # fmt: skip
+        audit_s = 0.0
+        if method_cfg.get("audit_from"):  # split_audit: the candidates scored by parts of their own (issue 34, goal 3)
+            rows, audit_s = audit_rows_from_parts(method_cfg["audit_from"])
+            n_all = n_test_side_candidates(make, grid, spec.truncation, final_kind, final_cfg, Xtr)
+            choice = best_on_test_side(rows, nested, final_grid(final_kind, final_cfg), n_all)
+        else:
+            choice = tune_on_test_side(
+                make, grid, spec.truncation, final_kind, final_cfg, Xtr, ytr,
+                lambda fp, sup, sel: evaluate(fp, sup, sel, accuracy_only=True)["accuracy"], nested, refit_selector=selector,
+            )  # fmt: skip
         rec["audit_test_tuned_accuracy"] = choice.pop("accuracy")
         rec["audit_test_tuned"] = {**choice, "selector_params": {**fixed, **choice["selector_params"]}}
-        rec["audit_test_tuned_time_s"] = time.perf_counter() - t0
+        rec["audit_test_tuned_time_s"] = time.perf_counter() - t0 + audit_s
     if "global_scaling" in audits:  # the nested choice refitted with the scaler fitted on all rows
         Xall = make_normalizer(norm["method"]).fit_transform(X)
         gkw = {}

@@ -16,6 +16,7 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
+from ..config import is_audit_part
 from ..protocol.select_job import scores_from_parts
 from .jobs import ROOT, job_key, job_path, merge_configs, validated
 
@@ -157,13 +158,14 @@ SELECT_RULES = ("select", "select_part")
 
 
 def job_parts(folder: Path, suffix: str, layout: dict | None, dataset: str, method: str) -> list[Path]:
-    """A split job's part files in ``folder`` (``inner-*<suffix>``, rule select_part): with ``layout`` (the
-    validated campaign config) only those of its parts (:func:`~svmfs.config.part_names`), not those another
-    layout left in the folder (the whole-grid parts before a ``split_grid``); without, all of them."""
-    files = sorted(Path(folder).glob(f"inner-*{suffix}"))
+    """A split job's part files in ``folder`` (``inner-*<suffix>``, ``audit*<suffix>``, rule select_part): with
+    ``layout`` (the validated campaign config) only those of its parts (:func:`~svmfs.config.part_names`), not those
+    another layout left in the folder (the whole-grid parts before a ``split_grid``); without, all of them."""
+    from ..config import PART_NAME, part_names
+
+    files = [f for f in sorted(Path(folder).glob(f"*{suffix}")) if PART_NAME.fullmatch(f.name[: -len(suffix)])]
     if layout is None:
         return files
-    from ..config import part_names
 
     names = set(part_names(layout, method, dataset))
     return [f for f in files if f.name[: -len(suffix)] in names]
@@ -274,13 +276,13 @@ def job_times(results: Path, records: pd.DataFrame, layout: dict | None = None) 
         rel = job_path(results, r).relative_to(results / "runs").with_suffix("")
         parts = job_parts(results / "benchmarks" / "select_part" / rel, ".tsv", layout, r["dataset"], r["method"])
         part_files = [f for f in (results / "parts" / rel / t.with_suffix(".json").name for t in parts) if f.is_file()]
-        parts_s = scores_from_parts(part_files)[1]  # the seconds the select job's tune_time_s added
+        parts_s = scores_from_parts([f for f in part_files if not is_audit_part(f.stem)])[1]  # the seconds tune_time_s added
         for rule, name, part in [("select", rel, "")] + [("select_part", rel / t.stem, t.stem) for t in parts]:
             log, tsv = results / "logs" / rule / name.with_suffix(".log"), results / "benchmarks" / rule / name.with_suffix(".tsv")
             cpu, wall = _job_cpu_seconds(log, tsv), _benchmark_value(tsv, "s")
             if cpu is None and wall is None:
                 continue
-            stages = _log_stages(log, r, parts_s) if rule == "select" else _part_stages(cpu)
+            stages = _log_stages(log, r, parts_s) if rule == "select" else _part_stages(cpu, part)
             rows.append({"job": f"{rule}/{name.as_posix()}", "rule": rule, "dataset": r["dataset"], "method": r["method"],
                          "setting": r["setting"], "fold": int(r["fold"]), "part": part, "wall_s": wall, "cpu_s": cpu, **stages})  # fmt: skip
     return pd.DataFrame(rows, columns=TIME_COLUMNS)
@@ -290,9 +292,11 @@ def job_times(results: Path, records: pd.DataFrame, layout: dict | None = None) 
 TIME_COLUMNS = ["job", "rule", "dataset", "method", "setting", "fold", "part", "wall_s", "cpu_s", "stage_clock", *STAGES]
 
 
-def _part_stages(cpu):
-    """A part's seconds by stage: all of it is inner-CV tuning."""
-    return {"stage_clock": "cpu", "tune_s": cpu, "fit_s": 0.0, "final_classifier_s": 0.0, "audits_s": 0.0}
+def _part_stages(cpu, part: str):
+    """A part's seconds by stage: all of it inner-CV tuning, or for a ``test_tuned`` audit part (``split_audit``)
+    all of it audit."""
+    audit = is_audit_part(part)
+    return {"stage_clock": "cpu", "tune_s": 0.0 if audit else cpu, "fit_s": 0.0, "final_classifier_s": 0.0, "audits_s": cpu if audit else 0.0}
 
 
 def part_files(results: Path, jobs, layout: dict | None = None) -> list[Path]:
@@ -317,7 +321,7 @@ def part_times(results: Path, jobs, layout: dict | None = None) -> pd.DataFrame:
             if cpu is None and wall is None:
                 continue
             rows.append({"job": f"select_part/{name.as_posix()}", "rule": "select_part", "dataset": d, "method": m, "setting": st,
-                         "fold": int(k), "part": part.stem, "wall_s": wall, "cpu_s": cpu, **_part_stages(cpu)})  # fmt: skip
+                         "fold": int(k), "part": part.stem, "wall_s": wall, "cpu_s": cpu, **_part_stages(cpu, part.stem)})  # fmt: skip
     return pd.DataFrame(rows, columns=TIME_COLUMNS)
 
 

@@ -99,13 +99,13 @@ def restorable_parts(config: dict, folder: Path) -> tuple[dict[tuple, list[Path]
     of this config's (:func:`~svmfs.config.part_names`: the whole grid or its blocks), the part's
     ``config_hash`` that of the job's config slice, and the method module and ``scripts/select_part.py``
     holding the same code as at the part's ``git_sha``. Returns them and a count of the other parts by reason."""
-    from ..config import job_config, part_names, select_jobs, split_inner_folds
+    from ..config import PART_NAME, job_config, part_names, select_jobs, split_inner_folds
     from ..results.record import config_hash
 
     config = validated(config)
     ok, why, cache = {}, {}, {}
     for d, m, st, k in select_jobs(config):
-        files = sorted((Path(folder) / d / m / st / f"fold-{k}").glob("inner-*.json"))
+        files = [f for f in sorted((Path(folder) / d / m / st / f"fold-{k}").glob("*.json")) if PART_NAME.fullmatch(f.stem)]
         if not files:
             continue
         if not split_inner_folds(config, m, d):
@@ -115,7 +115,7 @@ def restorable_parts(config: dict, folder: Path) -> tuple[dict[tuple, list[Path]
         for f in files:
             part = json.loads(f.read_text())
             if f.stem not in names:
-                reason = "not a part of this config's layout (split_grid)"
+                reason = "not a part of this config's layout (split_grid, split_audit)"
             elif part.get("config_hash") != want:
                 reason = "config changed" if part.get("config_hash") else "part without a config hash (written before 2026-11-27)"
             else:
