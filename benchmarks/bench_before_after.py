@@ -3,7 +3,8 @@
 "Before" is ``reproduction/<c>/`` as committed at ``BASE`` (b3a2c19, the commit the issue's table was read
 from), "after" is the working tree's export. Per campaign: the select jobs, the 2-core select span and the
 select jobs' summed benchmark seconds from both provenances, the select jobs' CPU seconds and longest job
-where the new export records them (``select_cpu_s``, ``longest_select_job``: exports made after c2e9b00),
+where the new export records them (its ``select_jobs.csv``, every session's jobs and parts of a resumed export;
+else ``select_cpu_s``, ``longest_select_job``: exports made after c2e9b00),
 the longest job by the records' fit + tune on both sides, and the records compared job by job as
 ``reproduce check`` compares them (:func:`svmfs.reproduce.compare.compare_jobs`: every deterministic field;
 a solver's path and a float's last digits are listed apart). An export that has not changed since ``BASE``
@@ -58,11 +59,19 @@ def row(campaign: str) -> dict:
     same = sum(1 for diff, path in jobs.values() if not diff and not path)
     path_only = sum(1 for diff, path in jobs.values() if not diff and path)
     longest = p1.get("longest_select_job") or {}
+    cpu_after = p1.get("select_cpu_s")
+    times = ROOT / "reproduction" / campaign / "select_jobs.csv"
+    if rerun and times.is_file():  # every job's and part's CPU, those of a resumed export's earlier sessions too
+        t = pd.read_csv(times).dropna(subset=["cpu_s"])
+        if len(t):
+            cpu_after = float(t["cpu_s"].sum())
+            top = t.loc[t["cpu_s"].idxmax()]
+            longest = {"cpu_s": float(top["cpu_s"]), "job": str(top["job"])}
     return {
         "campaign": campaign, "rerun": rerun, "select_jobs_before": len(r0), "select_jobs_after": len(r1),
         "span_before_s": p0.get("select_wall_s"), "span_after_s": p1.get("select_wall_s") if rerun else None,
         "jobs_wall_before_s": _jobs_wall(p0), "jobs_wall_after_s": _jobs_wall(p1) if rerun else None,
-        "cpu_after_s": p1.get("select_cpu_s") if rerun else None,
+        "cpu_after_s": cpu_after if rerun else None,
         "longest_before_fit_tune_s": float(ft0.max()), "longest_after_fit_tune_s": float(ft1.max()) if rerun else None,
         "longest_after_cpu_s": longest.get("cpu_s") if rerun else None, "longest_after_job": longest.get("job") if rerun else None,
         "records_identical": same, "records_path_only": path_only, "records_differ": len(jobs) - same - path_only,
