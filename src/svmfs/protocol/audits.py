@@ -89,7 +89,7 @@ def test_side_scores(
     for si, sp in enumerate(sel_points):
         if points is not None and si not in points:
             continue
-        if sizes is None and refit_selector is not None and all(nested_sel.get(k) == v for k, v in sp.items()):
+        if sizes is None and refit_selector is not None and nested is not None and all(nested_sel.get(k) == v for k, v in sp.items()):
             sel = refit_selector  # the nested choice's point: the select job's own refit (no second fit)
         else:
             extra = {truncation: None} if sizes is not None else {}
