@@ -20,6 +20,7 @@ from threadpoolctl import threadpool_limits
 
 from bench_milp_job import load_job
 from bench_mmfs import ROOT
+from fit_logging import log_selector_fits
 
 METHOD = "kp_fs_offshelf"
 
@@ -77,31 +78,15 @@ def main(name: str, setting: str, fold_index: int):
     fold = folds[fold_index]
     seed = job_seed(cfg["seed"], name, fold["fold"], METHOD, setting)
     instrument()
-    original = sj.selector_factory
     fits = []
 
-    def logging_factory(cls, fixed, seed_):
-        make = original(cls, fixed, seed_)
+    def record(sel, X, wall_s, cpu_s):
+        row = {"step": "fit", "i": len(fits), "status": sel.diagnostics_.get("status"),
+               "message": sel.diagnostics_.get("message"), "cpu_s": round(cpu_s, 2)}  # fmt: skip
+        fits.append(row)
+        emit(row)
 
-        def make_logged(**params):
-            sel = make(**params)
-            fit = sel.fit
-
-            def timed_fit(X, y, **kw):
-                c = time.process_time()
-                out = fit(X, y, **kw)
-                row = {"step": "fit", "i": len(fits), "status": sel.diagnostics_.get("status"),
-                       "message": sel.diagnostics_.get("message"), "cpu_s": round(time.process_time() - c, 2)}  # fmt: skip
-                fits.append(row)
-                emit(row)
-                return out
-
-            sel.fit = timed_fit
-            return sel
-
-        return make_logged
-
-    sj.selector_factory = logging_factory
+    log_selector_fits(record)
     c, t = time.process_time(), time.perf_counter()
     rec = sj.run_select_job(ds.X, ds.y, fold, METHOD, method_cfg, camp, seed, setting=method_settings(method_cfg)[setting])
     cpu, wall = time.process_time() - c, time.perf_counter() - t

@@ -27,6 +27,7 @@ import yaml
 from threadpoolctl import threadpool_limits
 
 from bench_mmfs import ROOT, SHARED
+from fit_logging import log_selector_fits
 
 
 def load_job(name: str, method: str = "milp_fs"):
@@ -60,36 +61,19 @@ def main(name: str, fold_index: int, overrides: dict):
     n_inner = int(camp["inner_cv"]["n_splits"])
     n_grid = len(method_cfg["grid"]["C"])
     fits = []
-    original = sj.selector_factory
+    def record(sel, X, wall_s, cpu_s):
+        i = len(fits)
+        phase = (f"inner {i // n_grid}" if i < n_inner * n_grid else "refit" if i == n_inner * n_grid
+                 else "test_tuned" if i <= n_inner * n_grid + n_grid - 1 else "global_scaling")  # fmt: skip
+        d = sel.diagnostics_
+        row = {"i": i, "phase": phase, "C": sel.C, "n": int(X.shape[0]), "route": d.get("route"),
+               "status": d.get("status"), "nodes": d.get("n_iter"), "objective": d.get("objective"),
+               "bound": d.get("bound"), "n_selected": int(sel.support_.sum()),
+               "wall_s": round(wall_s, 2), "cpu_s": round(cpu_s, 2)}  # fmt: skip
+        fits.append(row)
+        print(json.dumps(row), flush=True)
 
-    def logging_factory(cls, fixed, seed_):
-        make = original(cls, fixed, seed_)
-
-        def make_logged(**params):
-            sel = make(**params)
-            fit = sel.fit
-
-            def timed_fit(X, y, **kw):
-                i = len(fits)
-                phase = (f"inner {i // n_grid}" if i < n_inner * n_grid else "refit" if i == n_inner * n_grid
-                         else "test_tuned" if i <= n_inner * n_grid + n_grid - 1 else "global_scaling")  # fmt: skip
-                w, c = time.perf_counter(), time.process_time()
-                out = fit(X, y, **kw)
-                d = sel.diagnostics_
-                row = {"i": i, "phase": phase, "C": sel.C, "n": int(X.shape[0]), "route": d.get("route"),
-                       "status": d.get("status"), "nodes": d.get("n_iter"), "objective": d.get("objective"),
-                       "bound": d.get("bound"), "n_selected": int(sel.support_.sum()),
-                       "wall_s": round(time.perf_counter() - w, 2), "cpu_s": round(time.process_time() - c, 2)}  # fmt: skip
-                fits.append(row)
-                print(json.dumps(row), flush=True)
-                return out
-
-            sel.fit = timed_fit
-            return sel
-
-        return make_logged
-
-    sj.selector_factory = logging_factory
+    log_selector_fits(record)
     t = time.perf_counter()
     rec = sj.run_select_job(ds.X, ds.y, fold, "milp_fs", method_cfg, camp, seed)
     wall = time.perf_counter() - t

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from bench_milp_job import load_job
+from fit_logging import log_selector_fits
 
 
 def main(parts_dir: Path, k: int) -> None:
@@ -27,30 +28,12 @@ def main(parts_dir: Path, k: int) -> None:
     fold = folds[k]
     seed = job_seed(cfg["seed"], "wdbc", fold["fold"], "milp_fs", "default")
     files = sorted(p for p in parts_dir.glob("inner-*.json"))
-    original = sj.selector_factory
+    def record(sel, X, wall_s, cpu_s):
+        d = sel.diagnostics_
+        print(json.dumps({"C": sel.C, "n": int(X.shape[0]), "status": d.get("status"), "nodes": d.get("n_iter"),
+                          "objective": d.get("objective"), "cpu_s": round(cpu_s, 1), "wall_s": round(wall_s, 1)}), flush=True)  # fmt: skip
 
-    def logging_factory(cls, fixed, seed_):
-        make = original(cls, fixed, seed_)
-
-        def make_logged(**params):
-            sel = make(**params)
-            fit = sel.fit
-
-            def timed_fit(X, y, **kw):
-                w, c = time.perf_counter(), time.process_time()
-                out = fit(X, y, **kw)
-                d = sel.diagnostics_
-                print(json.dumps({"C": sel.C, "n": int(X.shape[0]), "status": d.get("status"), "nodes": d.get("n_iter"),
-                                  "objective": d.get("objective"), "cpu_s": round(time.process_time() - c, 1),
-                                  "wall_s": round(time.perf_counter() - w, 1)}), flush=True)  # fmt: skip
-                return out
-
-            sel.fit = timed_fit
-            return sel
-
-        return make_logged
-
-    sj.selector_factory = logging_factory
+    log_selector_fits(record)
     c = time.process_time()
     rec = sj.run_select_job(ds.X, ds.y, fold, "milp_fs", {**method_cfg, "inner_scores_from": files}, camp, seed)
     print(json.dumps({"fold": k, "whole_cpu_s": round(time.process_time() - c, 1), "C": rec["selector_params"]["C"],

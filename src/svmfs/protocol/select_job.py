@@ -19,6 +19,7 @@ import json
 import logging
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -80,6 +81,20 @@ def _block_points(make, grid: dict, truncation: str | None, Xtr: np.ndarray, gri
     return {si for si, sp in enumerate(sel_points) if {k: v for k, v in sp.items() if k in grid_block} in block}
 
 
+def _part_inputs(X, y, fold, method_name, method_cfg, campaign, seed, setting, fixed_size, grid_block) -> SimpleNamespace:
+    """What a part of a select job starts from (rule select_part): the job's plan, steps 1-2 as
+    :func:`run_select_job` does them (the fold's sides, the normalizer fitted on the training side), the seeded
+    selector factory and the selector points of ``grid_block`` (None: all)."""
+    spec, cls, grid, fixed, final_kind, final_cfg = _job_plan(method_name, method_cfg, setting, fixed_size, campaign)
+    norm = campaign["normalization"]
+    train, test = np.asarray(fold["train"]), np.asarray(fold["test"])
+    Xtr, Xte, leaky = normalize_fold(X, train, test, norm["method"], norm.get("scope", "fold"))
+    make = selector_factory(cls, fixed, seed)
+    return SimpleNamespace(grid=grid, truncation=spec.truncation, final_kind=final_kind, final_cfg=final_cfg, make=make,
+                           Xtr=Xtr, Xte=Xte, ytr=y[train], yte=y[test], leaky=leaky,
+                           points=_block_points(make, grid, spec.truncation, Xtr, grid_block))  # fmt: skip
+
+
 def run_inner_folds(
     X: np.ndarray,
     y: np.ndarray,
@@ -98,15 +113,10 @@ def run_inner_folds(
     inner folds (its seed); ``grid_block``: only the selector points of this block of the grid (one of
     ``split_grid``; None: the whole grid). Every part merged (:func:`scores_from_parts`) is the
     ``inner_scores`` of :func:`run_select_job`."""
-    spec, cls, grid, fixed, final_kind, final_cfg = _job_plan(method_name, method_cfg, setting, fixed_size, campaign)
-    norm = campaign["normalization"]
-    train, test = np.asarray(fold["train"]), np.asarray(fold["test"])
-    Xtr = normalize_fold(X, train, test, norm["method"], norm.get("scope", "fold"))[0]
-    ytr = y[train]
-    cv = inner_cv(ytr, int(campaign["inner_cv"]["n_splits"]), seed)
-    make = selector_factory(cls, fixed, seed)
-    points = _block_points(make, grid, spec.truncation, Xtr, grid_block)
-    return inner_fold_scores(make, grid, spec.truncation, final_kind, final_cfg, Xtr, ytr, cv, set(inner_folds), fit_predict, points)
+    p = _part_inputs(X, y, fold, method_name, method_cfg, campaign, seed, setting, fixed_size, grid_block)
+    cv = inner_cv(p.ytr, int(campaign["inner_cv"]["n_splits"]), seed)
+    return inner_fold_scores(p.make, p.grid, p.truncation, p.final_kind, p.final_cfg, p.Xtr, p.ytr, cv, set(inner_folds),
+                             fit_predict, p.points)  # fmt: skip
 
 
 def scores_from_parts(paths) -> tuple[dict, float]:
@@ -139,17 +149,12 @@ def run_audit_part(
     the block fitted on the whole training side and scored on the test side by the select job's own scorer
     (:func:`~svmfs.protocol.audits.test_side_scores`). The select job merges every part's rows with its nested
     choice (:func:`~svmfs.protocol.audits.best_on_test_side`) and records what it would have alone."""
-    spec, cls, grid, fixed, final_kind, final_cfg = _job_plan(method_name, method_cfg, setting, fixed_size, campaign)
+    p = _part_inputs(X, y, fold, method_name, method_cfg, campaign, seed, setting, fixed_size, grid_block)
     norm = campaign["normalization"]
-    train, test = np.asarray(fold["train"]), np.asarray(fold["test"])
-    Xtr, Xte, leaky = normalize_fold(X, train, test, norm["method"], norm.get("scope", "fold"))
-    ytr, yte = y[train], y[test]
-    make = selector_factory(cls, fixed, seed)
-    evaluate = _test_side_scorer(X, y, fold, norm, Xtr, Xte, ytr, yte, leaky, final_kind, final_cfg, FitMemo(fit_predict))
-    points = _block_points(make, grid, spec.truncation, Xtr, grid_block)
+    evaluate = _test_side_scorer(X, y, fold, norm, p.Xtr, p.Xte, p.ytr, p.yte, p.leaky, p.final_kind, p.final_cfg, FitMemo(fit_predict))
     return test_side_scores(
-        make, grid, spec.truncation, final_kind, final_cfg, Xtr, ytr,
-        lambda fp, sup, sel: evaluate(fp, sup, sel, accuracy_only=True)["accuracy"], points=points,
+        p.make, p.grid, p.truncation, p.final_kind, p.final_cfg, p.Xtr, p.ytr,
+        lambda fp, sup, sel: evaluate(fp, sup, sel, accuracy_only=True)["accuracy"], points=p.points,
     )  # fmt: skip
 
 
