@@ -1,11 +1,14 @@
 """Rule select_part: one inner fold of a select job run apart (``methods.<name>.split_inner_folds``), or one
 block of the grid on one inner fold (``methods.<name>.split_grid``), or the ``test_tuned`` audit's candidates of the
-grid or of one block (``methods.<name>.split_audit``: ``audit``, ``audit-grid-<b>``).
+grid or of one block (``methods.<name>.split_audit``: ``audit``, ``audit-grid-<b>``), or the ``global_scaling``
+audit's refit (``methods.<name>.split_global_scaling``: ``global-scaling``).
 
-Steps 1-3 of the select job on that inner fold only (:func:`svmfs.protocol.select_job.run_inner_folds`): the
-grid, or the part's block of it, fitted and scored on it; the select job merges every part's scores and
-chooses as it would alone. The part carries its job's ``config_hash`` and the code's ``git_sha``, as a record
-does, so that ``reproduce restore`` can tell whether an exported part still holds.
+What each part computes is the library's (:func:`svmfs.protocol.select_job.run_part`, by the part's name), so
+that a new kind of part leaves this script, and so the restorability of the parts already made, as it is. An
+inner fold's part: steps 1-3 of the select job on that inner fold only, the grid or the part's block of it
+fitted and scored on it; the select job merges every part's scores and chooses as it would alone. The part
+carries its job's ``config_hash`` and the code's ``git_sha``, as a record does, so that ``reproduce restore``
+can tell whether an exported part still holds.
 """
 
 from pathlib import Path
@@ -17,10 +20,9 @@ delegate(snakemake, __file__, modules=[f"svmfs.methods.{Path(snakemake.input.cod
 import json  # noqa: E402
 import time  # noqa: E402
 
-from svmfs.config import grid_block  # noqa: E402
 from svmfs.data.canonical import load_dataset  # noqa: E402
 from svmfs.jobs import job_context  # noqa: E402
-from svmfs.protocol.select_job import run_audit_part, run_inner_folds  # noqa: E402
+from svmfs.protocol.select_job import run_part  # noqa: E402
 from svmfs.results.io import atomic_write_json  # noqa: E402
 from svmfs.results.record import config_hash, git_sha  # noqa: E402
 
@@ -32,18 +34,9 @@ with job_context(snakemake.log[0], snakemake.threads) as log:
     fixed_size = None
     if snakemake.input.get("match"):
         fixed_size = json.loads(Path(snakemake.input.match).read_text())["n_selected"]
-    inner, block = grid_block(p.method_cfg, w.part)
     t0 = time.perf_counter()
-    common = dict(setting=p.setting, fixed_size=fixed_size, grid_block=block)
-    if inner is None:  # split_audit: the test_tuned audit's candidates
-        rows = run_audit_part(ds.X, ds.y, fold, w.method, p.method_cfg, p.campaign, p.seed, **common)
-        part = {"audit_candidates": rows}
-    else:
-        scores = run_inner_folds(ds.X, ds.y, fold, w.method, p.method_cfg, p.campaign, p.seed, [inner], **common)
-        part, rows = {"inner_fold": inner, "scores": scores}, scores[inner]
+    part, n_rows = run_part(ds.X, ds.y, fold, w.method, p.method_cfg, p.campaign, p.seed, w.part, setting=p.setting, fixed_size=fixed_size)
     elapsed = time.perf_counter() - t0
-    log.info("%s: %d candidates scored in %.3f s", w.part, len(rows), elapsed)
+    log.info("%s: %d candidates scored in %.3f s", w.part, n_rows, elapsed)
     part.update(time_s=elapsed, config_hash=config_hash(p.job_config), git_sha=sha)
-    if block is not None:
-        part["grid_block"] = block
     atomic_write_json(snakemake.output[0], part)

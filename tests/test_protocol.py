@@ -439,3 +439,80 @@ def test_a_milp_fs_job_from_blocks_of_its_grid_run_apart_has_the_whole_jobs_reco
     twice = scores_from_parts(files + files[:1])[0]
     with pytest.raises(ValueError, match="inner fold 2: {0: 1, 1: 1, 2: 2} rows by selector point"):
         choose_candidate(make, cfg["grid"], None, "own", {}, X, twice, n_folds=3)
+
+
+def _whole_and_apart(tmp_path, X, y, fold, name, cfg, campaign, setting=None):
+    """A select job run whole, and with its ``global_scaling`` audit run as a part of its own (through JSON)."""
+    import json
+
+    from svmfs.protocol.select_job import run_global_scaling_part
+
+    whole = run_select_job(X, y, fold, name, cfg, campaign, seed=4, setting=setting)
+    part = run_global_scaling_part(X, y, fold, name, cfg, campaign, 4, setting=setting)
+    path = tmp_path / f"{name}-global-scaling.json"
+    path.write_text(json.dumps(part))
+    apart = run_select_job(X, y, fold, name, {**cfg, "global_scaling_from": path}, campaign, seed=4, setting=setting)
+
+    def untimed(v):  # every seconds field, the solver's diagnostics' too
+        return {k: untimed(x) for k, x in v.items() if not k.endswith("time_s")} if isinstance(v, dict) else v
+
+    same = [json.dumps(untimed(r), sort_keys=True) for r in (apart, whole)]
+    return whole, apart, part, same
+
+
+def test_the_global_scaling_audit_run_apart_is_the_whole_jobs(tmp_path):
+    """Issue 34 goal 3 (``split_global_scaling``): the ``global_scaling`` audit's refit as a part of its own, run
+    before the job's nested choice is known, gives the job's audit fields: a linear method with a one-point grid
+    scored on the kp_svm protocol's test-side resamples (the resamples' accuracies too), and MM-FS with the
+    anisotropic final classifier whose C is the selector's own. Where the whole data's min-max scaling is the
+    training side's (its extremes on the training side), the part leaves the refit to the job (step 4's fit)."""
+    rng = np.random.default_rng(5)
+    y = _y(36, 24)
+    X = rng.normal(size=(60, 6))
+    X[:, :2] += 0.9 * y[:, None]
+    X[:, 5] *= 40.0  # a scale the z-scores of the fold and of all rows tell apart
+    kp = make_splits(y, {"kind": "kp_svm", "train_size": 0.5, "n_resamples": 4}, 3)[0]
+    lin = {**CAMPAIGN, "audits": ["global_scaling"], "final_classifier": {"linear": {"C": [1.0]}}}
+    fisher = {"grid": {"n_features_to_select": [2]}}
+    whole, apart, part, same = _whole_and_apart(tmp_path, X, y, kp, "fisher", fisher, lin)
+    assert part["audit"] is not None and len(whole["audit_global_scaling_accuracy_resamples"]) == 4
+    assert same[0] == same[1] and part["audit"]["audit_global_scaling_accuracy"] == whole["audit_global_scaling_accuracy"]
+
+    fold = make_splits(y, {"kind": "stratified_kfold", "n_splits": 3}, 2)[1]
+    aniso = {"normalization": {"method": "zscore", "scope": "fold"}, "inner_cv": {"n_splits": 3}, "audits": ["global_scaling"],
+             "final_classifier": {"anisotropic": {"C": [1.0], "C_source": "selector", "widths": "all"}}}  # fmt: skip
+    mm = {"params": {"C": 1.0, "gamma_ini": 0.1, "max_iter": 100}}
+    Xo = X.copy()
+    Xo[fold["test"][:2], 1] = -30.0  # two test-side outliers: the scaling of all rows shrinks the training side
+    whole, apart, part, same = _whole_and_apart(tmp_path, Xo, y, fold, "mm_fs", mm, aniso, setting={"C2": 0.3})
+    assert part["audit"] is not None and same[0] == same[1]
+    audit = (whole["audit_global_scaling_accuracy"], whole["audit_global_scaling_n_selected"])
+    assert audit != (whole["test_accuracy"], whole["n_selected"])  # so the part's equal numbers are the refit's
+
+    Xm = X.copy()
+    Xm[fold["train"][0]], Xm[fold["train"][1]] = 50.0, -50.0  # every column's extremes on the training side
+    minmax = {**aniso, "normalization": {"method": "minmax_pm1", "scope": "fold"}}
+    whole, apart, part, same = _whole_and_apart(tmp_path, Xm, y, fold, "mm_fs", mm, minmax, setting={"C2": 0.3})
+    assert part["audit"] is None and same[0] == same[1]
+
+
+def test_a_global_scaling_part_needs_the_nested_choice_before_the_job(tmp_path):
+    """The part refits the nested choice, so it refuses a selector grid or a final classifier grid of more than one
+    point, and the job refuses a part that refitted another point than the one it chose."""
+    import json
+
+    from svmfs.protocol.select_job import run_global_scaling_part
+
+    X, y, fold, cfg = _milp_fs_job()
+    campaign = {**CAMPAIGN, "audits": ["global_scaling"]}
+    with pytest.raises(ValueError, match="split_global_scaling needs a selector grid and a final classifier grid of one point"):
+        run_global_scaling_part(X, y, fold, "milp_fs", cfg, campaign, 4)
+    with pytest.raises(ValueError, match="one point each"):
+        run_global_scaling_part(X, y, fold, "fisher", {"grid": {"n_features_to_select": [2]}}, campaign, 4)  # 2 C
+    one = {**cfg, "grid": {"C": [1.0]}}
+    part = run_global_scaling_part(X, y, fold, "milp_fs", one, campaign, 4)
+    part["selector_params"] = {"C": 100.0}
+    path = tmp_path / "global-scaling.json"
+    path.write_text(json.dumps(part))
+    with pytest.raises(ValueError, match=r"the part refitted \{'C': 100.0\}, the job chose \{'C': 1.0\}"):
+        run_select_job(X, y, fold, "milp_fs", {**one, "global_scaling_from": path}, campaign, seed=4)

@@ -6,6 +6,7 @@ import copy
 import json
 
 import pytest
+import yaml
 
 from test_workflow import TINY, snakemake
 
@@ -331,3 +332,80 @@ def test_an_exports_earlier_times_keep_the_parts_of_its_layout_only(tmp_path):
     got = _with_earlier_times(pd.DataFrame(columns=TIME_COLUMNS), records, earlier, [("wdbc", "milp_fs", "default", 3)], layout)
     assert sorted(got["job"]) == ["select/wdbc/milp_fs/default/fold-2", "select_part/wdbc/milp_fs/default/fold-3/inner-0-grid-0"]
     assert len(_with_earlier_times(pd.DataFrame(columns=TIME_COLUMNS), records, earlier, [("wdbc", "milp_fs", "default", 3)])) == 3
+
+
+def test_split_global_scaling_part_names_and_config_check(root):
+    """``split_global_scaling``: one ``global-scaling`` part per job on the datasets it names, beside the inner
+    folds' parts or alone; refused before any job without the audit, with a grid or a final classifier of more
+    than one point (the nested choice the part refits is then known only after the job's inner CV), or with a
+    dataset the campaign does not have."""
+    from svmfs.config import ConfigError, grid_block, is_audit_part, load_config, part_names
+
+    cfg = {"inner_cv": {"n_splits": 2}, "datasets": {"wdbc": {}, "pima": {}},
+           "methods": {"mm_fs": {"split_global_scaling": ["pima"]}, "milp_fs": {"split_inner_folds": True, "split_global_scaling": True}}}  # fmt: skip
+    assert part_names(cfg, "mm_fs", "pima") == ["global-scaling"] and part_names(cfg, "mm_fs", "wdbc") == []
+    assert part_names(cfg, "milp_fs", "wdbc") == ["inner-0", "inner-1", "global-scaling"]
+    assert is_audit_part("global-scaling") and not is_audit_part("inner-0")
+    with pytest.raises(ValueError, match="not inner-<k>"):
+        grid_block(cfg["methods"]["milp_fs"], "global-scaling")
+
+    path = root / "config" / "campaigns" / "jimenez2021.yaml"  # audits test_tuned, global_scaling
+
+    def errors(overrides):
+        with pytest.raises(ConfigError) as err:
+            load_config(path, overrides=overrides, workdir=root)
+        return str(err.value)
+
+    ok = load_config(path, overrides={"methods": {"mm_fs": {"split_global_scaling": ["pima", "wdbc"]}}}, workdir=root)
+    assert ok["methods"]["mm_fs"]["split_global_scaling"] == ["pima", "wdbc"]
+    assert "methods.mm_fs.split_global_scaling: the campaign's audits have no global_scaling, so there is no audit to run apart" in errors(
+        {"methods": {"mm_fs": {"split_global_scaling": True}}, "audits": ["test_tuned"]})
+    assert "methods.mm_fs.split_global_scaling: 'iris' is not a dataset of this campaign" in errors(
+        {"methods": {"mm_fs": {"split_global_scaling": ["iris"]}}})
+    assert ("methods.milp_fs.split_global_scaling: the grid has 5 points, so the nested choice the audit refits is known only "
+            "after the job's inner CV; a part needs a grid of one point") in errors({"methods": {"milp_fs": {"split_global_scaling": True}}})
+    assert "methods.svm_rbf.split_global_scaling: the final classifier 'rbf' has 153 grid points" in errors(
+        {"methods": {"svm_rbf": {"split_global_scaling": True}}})
+
+
+GLOBAL = {
+    **copy.deepcopy(TINY),
+    "datasets": {"mit_example1": {"params": {"n": 40, "p": 12, "k0": 3, "rho": 0.2}}},
+    "methods": {"milp_fs": {"final": "own", "grid": {"C": [1.0]}, "params": {"B": 3, "M": 2.0, "node_limit": 500}}},
+    "audits": ["global_scaling"],
+}
+
+
+@pytest.mark.e2e
+def test_the_global_scaling_audit_run_apart_gives_the_records_of_the_whole_jobs(tmp_path, monkeypatch):
+    """The tiny campaign with its ``global_scaling`` audit in parts of their own (``split_global_scaling``) gives
+    the records of the jobs run whole, three parts for three jobs; restored from the whole run's export, whose
+    records ran the audit inside their jobs, each part is written back from its record and nothing runs again."""
+    from svmfs.reproduce.export import export
+    from svmfs.reproduce.restore import restore
+
+    monkeypatch.setattr("svmfs.reproduce.restore.git_ok", lambda sha, files: None)  # the code rule: test_reproduce_cli
+    targets = [f"results/tiny/runs/mit_example1/milp_fs/default/fold-{k}.json" for k in range(3)]
+    whole, apart = tmp_path / "whole", tmp_path / "apart"
+    snakemake(whole, "--cores", "2", *targets, config=GLOBAL)
+    split = copy.deepcopy(GLOBAL)
+    split["methods"]["milp_fs"]["split_global_scaling"] = True
+    snakemake(apart, "--cores", "2", *targets, config=split)
+    parts = sorted((apart / "results" / "tiny" / "parts").rglob("*.json"))
+    assert [p.name for p in parts] == ["global-scaling.json"] * 3
+    assert _records(apart) == _records(whole) and len(_records(whole)) == 3
+    assert {r["audit_global_scaling_accuracy"] for r in _records(whole).values()} != {None}
+
+    export(whole / "results" / "tiny", tmp_path / "export", [whole / "campaign.yaml"])
+    clone, lines = tmp_path / "clone", []
+    clone.mkdir()
+    (clone / "campaign.yaml").write_text(yaml.safe_dump(split))
+    restore(tmp_path / "export", [clone / "campaign.yaml"], clone, out=lines.append)
+    assert lines == [f"restored 3 select jobs into {clone / 'results' / 'tiny'}"]
+    for p in parts:  # the part written back from the record is the part the job's own run wrote, but its seconds
+        back = json.loads((clone / p.relative_to(apart)).read_text())
+        ran = json.loads(p.read_text())
+        assert back["from_record"] and {k: back[k] for k in ("selector_params", "final_params", "audit", "config_hash")} == {
+            k: ran[k] for k in ("selector_params", "final_params", "audit", "config_hash")}
+    proc = snakemake(clone, "-n", *targets, "--configfile", str(clone / "campaign.yaml"), "--replace-workflow-config")
+    assert "Nothing to be done" in proc.stdout + proc.stderr

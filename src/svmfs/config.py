@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import yaml
 
+from .protocol.parts import GLOBAL_SCALING_PART, PART_NAME, grid_block, is_audit_part  # noqa: F401 (the layout's names)
 from .yamlio import load_yaml_file
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -197,17 +198,28 @@ def global_selection_methods(config: dict, dataset: str) -> list[str]:
 
 #: Method keys that lay a select job out in the workflow without changing its record (``split_inner_folds``:
 #: the inner folds in parts of their own, issue 34 goal 3; ``split_grid``, blocks of their grid; ``split_audit``, the
-#: ``test_tuned`` audit's candidates): kept out of the record's ``config_hash``.
-LAYOUT_KEYS = ("split_inner_folds", "split_grid", "split_audit")
+#: ``test_tuned`` audit's candidates; ``split_global_scaling``, the ``global_scaling`` audit's refit): kept out of
+#: the record's ``config_hash``.
+LAYOUT_KEYS = ("split_inner_folds", "split_grid", "split_audit", "split_global_scaling")
+
+def _names_dataset(config: dict, method: str, key: str, dataset: str) -> bool:
+    """A method's layout key that is true, or a list naming ``dataset`` (or its group)."""
+    value = campaign_methods(config)[method].get(key, False)
+    if isinstance(value, list):
+        return dataset in value or campaign_datasets(config)[dataset]["group"] in value
+    return bool(value)
 
 
 def split_inner_folds(config: dict, method: str, dataset: str) -> bool:
     """Whether the method's select jobs on ``dataset`` run their inner folds as parts of their own (rule
     select_part): ``split_inner_folds`` true, or a list that names the dataset (or its group)."""
-    value = campaign_methods(config)[method].get("split_inner_folds", False)
-    if isinstance(value, list):
-        return dataset in value or campaign_datasets(config)[dataset]["group"] in value
-    return bool(value)
+    return _names_dataset(config, method, "split_inner_folds", dataset)
+
+
+def split_global_scaling(config: dict, method: str, dataset: str) -> bool:
+    """Whether the method's select jobs on ``dataset`` run their ``global_scaling`` audit as a part of its own
+    (:data:`GLOBAL_SCALING_PART`): ``split_global_scaling`` true, or a list that names the dataset (or its group)."""
+    return _names_dataset(config, method, "split_global_scaling", dataset)
 
 
 def part_names(config: dict, method: str, dataset: str) -> list[str]:
@@ -215,42 +227,19 @@ def part_names(config: dict, method: str, dataset: str) -> list[str]:
     (:func:`split_inner_folds`): ``inner-<k>`` for inner fold k and the whole grid, or with ``split_grid``
     ``inner-<k>-grid-<b>`` for inner fold k and the grid's block b (:func:`grid_block`); with ``split_audit``
     also the ``test_tuned`` audit's candidates on the whole training side, ``audit`` (the whole grid) or
-    ``audit-grid-<b>`` (block b). [] for a job run whole."""
+    ``audit-grid-<b>`` (block b); with ``split_global_scaling`` the ``global_scaling`` audit's refit,
+    :data:`GLOBAL_SCALING_PART`. [] for a job run whole."""
+    gs = [GLOBAL_SCALING_PART] if split_global_scaling(config, method, dataset) else []
     if not split_inner_folds(config, method, dataset):
-        return []
+        return gs
     inner = range(int(config["inner_cv"]["n_splits"]))
     mcfg = campaign_methods(config)[method]
     blocks = mcfg.get("split_grid")
     audit = ["audit"] if not blocks else [f"audit-grid-{b}" for b in range(len(blocks))]
     audit = audit if mcfg.get("split_audit") else []
     if not blocks:
-        return [f"inner-{k}" for k in inner] + audit
-    return [f"inner-{k}-grid-{b}" for k in inner for b in range(len(blocks))] + audit
-
-
-PART_NAME = re.compile(r"(?:inner-(\d+)|audit)(?:-grid-(\d+))?")
-
-
-def grid_block(method_cfg: dict, part: str) -> tuple[int | None, dict | None]:
-    """A part's name (:func:`part_names`) read back: (its inner fold, None for an audit part; its block of the
-    grid, one of ``method_cfg["split_grid"]``, or None for the whole grid)."""
-    match = PART_NAME.fullmatch(part)
-    if match is None:
-        raise ValueError(f"part {part!r}: not inner-<k>, inner-<k>-grid-<b>, audit or audit-grid-<b>")
-    inner = None if match.group(1) is None else int(match.group(1))
-    if match.group(2) is None:
-        return inner, None
-    blocks = method_cfg.get("split_grid") or []
-    b = int(match.group(2))
-    if b >= len(blocks):
-        raise ValueError(f"part {part!r}: split_grid has {len(blocks)} blocks")
-    return inner, blocks[b]
-
-
-def is_audit_part(part: str) -> bool:
-    """Whether a part (:func:`part_names`) holds ``test_tuned`` audit candidates (``split_audit``), not an
-    inner fold's scores."""
-    return part.startswith("audit")
+        return [f"inner-{k}" for k in inner] + audit + gs
+    return [f"inner-{k}-grid-{b}" for k in inner for b in range(len(blocks))] + audit + gs
 
 
 def job_config(config: dict, dataset: str, method: str, setting: str) -> dict[str, Any]:
@@ -423,6 +412,8 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
             errs += _check_split_grid(config, name, mcfg, spec)
         if mcfg.get("split_audit"):
             errs += _check_split_audit(config, name, mcfg)
+        if mcfg.get("split_global_scaling"):
+            errs += _check_split_global_scaling(config, name, mcfg, spec)
         if split and mcfg.get("initial_solution"):
             errs.append(f"methods.{name}.split_inner_folds: not with initial_solution (the parts do not read the shared initial solution)")
         other = mcfg.get("match_size_of")
@@ -554,6 +545,32 @@ def _check_split_audit(config: dict, name: str, mcfg: dict) -> list[str]:
         for d in campaign_datasets(config)
         if split_inner_folds(config, name, d) and "validation_size" in dataset_splits(config, d)
     ]
+
+
+def _check_split_global_scaling(config: dict, name: str, mcfg: dict, spec) -> list[str]:
+    """``split_global_scaling``: the ``global_scaling`` audit's refit as a part of its own, beside the select job.
+    The refit is at the nested choice, so the choice must be known before the job: a selector grid of one point
+    and a final classifier of one point (``own``, ``anisotropic`` with ``C_source: selector``, or a one-value grid)."""
+    from .protocol.classifiers import final_grid
+
+    where = f"methods.{name}.split_global_scaling"
+    if "global_scaling" not in (config.get("audits") or []):
+        return [f"{where}: the campaign's audits have no global_scaling, so there is no audit to run apart"]
+    errs = []
+    value = mcfg["split_global_scaling"]
+    if isinstance(value, list):
+        known = set(campaign_datasets(config)) | set(config["datasets"])
+        errs += [f"{where}: {d!r} is not a dataset of this campaign" for d in value if d not in known]
+    n_sel = int(np.prod([len(v) for v in job_grid(config, name).values()])) if job_grid(config, name) else 1
+    if n_sel != 1:
+        errs.append(f"{where}: the grid has {n_sel} points, so the nested choice the audit refits is known only "
+                    f"after the job's inner CV; a part needs a grid of one point")  # fmt: skip
+    final = mcfg.get("final") or spec.final
+    n_final = len(final_grid(final, config["final_classifier"]))
+    if n_final != 1:
+        errs.append(f"{where}: the final classifier {final!r} has {n_final} grid points, tuned on the nested "
+                    f"selection; a part needs one")  # fmt: skip
+    return errs
 
 
 def _check_initial_solution(config: dict, name: str, mcfg: dict, spec) -> list[str]:

@@ -21,6 +21,7 @@ from svmfs.config import (
     n_folds,
     runtime_warnings,
     fit_count_warnings,
+    GLOBAL_SCALING_PART,
     is_audit_part,
     part_names,
     split_inner_folds,
@@ -80,7 +81,7 @@ wildcard_constraints:
     method=_alternatives(METHODS),
     setting=_alternatives(sorted({s for m in METHODS for s in SETTINGS[m]})),
     fold=r"\d+",
-    part=r"(inner-\d+|audit)(-grid-\d+)?",
+    part=r"(inner-\d+|audit)(-grid-\d+)?|global-scaling",
     source=_alternatives(DOWNLOADS),
 
 
@@ -167,14 +168,15 @@ def select_input(wildcards):
     initial = initial_solution_input(wildcards)
     if initial:
         inputs["initial"] = initial
-    if split_inner_folds(config, wildcards.method, wildcards.dataset):
+    if part_names(config, wildcards.method, wildcards.dataset):
         inputs["parts"] = select_parts(wildcards)
     return inputs
 
 
 def select_parts(wildcards):
-    """The inner folds of a select job run apart (``split_inner_folds``): one scores file per inner fold, or
-    per inner fold and block of the grid (``split_grid``)."""
+    """The parts of a select job run apart: one scores file per inner fold (``split_inner_folds``), or per inner
+    fold and block of the grid (``split_grid``); the audits' parts (``split_audit``, ``split_global_scaling``).
+    """
     base = f"{OUT}/parts/{wildcards.dataset}/{wildcards.method}/{wildcards.setting}/fold-{wildcards.fold}"
     return [
         f"{base}/{part}.json"
@@ -216,12 +218,16 @@ def select_method_cfg(wildcards):
     ``test_tuned`` audit's parts, ``split_audit``: ``audit_from``):
     the select rule's script stays as it was, so committed records stay restorable."""
     cfg = method_cfg(wildcards)
+    parts = select_parts(wildcards)
     if split_inner_folds(config, wildcards.method, wildcards.dataset):
-        parts = select_parts(wildcards)
         audit = [p for p in parts if is_audit_part(Path(p).stem)]
         cfg = {**cfg, "inner_scores_from": [p for p in parts if p not in audit]}
+        audit = [p for p in audit if Path(p).stem != GLOBAL_SCALING_PART]
         if audit:  # split_audit: the test_tuned audit's candidates
             cfg["audit_from"] = audit
+    for p in parts:  # split_global_scaling: the global_scaling audit's refit
+        if Path(p).stem == GLOBAL_SCALING_PART:
+            cfg = {**cfg, "global_scaling_from": p}
     return cfg
 
 

@@ -60,8 +60,8 @@ rule initial_solution:
 
 
 # A select job's inner fold run apart (methods.<name>.split_inner_folds): the whole grid, or one block of it
-# (methods.<name>.split_grid), fitted and scored on one inner fold of the job's training side; the select job
-# merges the parts' scores.
+# (methods.<name>.split_grid), fitted and scored on one inner fold of the job's training side; or an audit of the
+# job (split_audit, split_global_scaling); the select job merges the parts' results.
 rule select_part:
     input:
         unpack(select_part_input),
@@ -80,7 +80,7 @@ rule select_part:
     params:
         method_cfg=method_cfg,
         setting=lambda wc: SETTINGS[wc.method][wc.setting],
-        campaign=campaign_cfg,
+        campaign=select_campaign_cfg,
         job_config=job_config,
         seed=lambda wc: job_seed(
             config["seed"], wc.dataset, wc.fold, wc.method, wc.setting

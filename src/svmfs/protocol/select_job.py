@@ -31,6 +31,7 @@ from .fit_memo import FitMemo
 from .initial_solution import apply_initial_solution, read_initial_solution
 from .method_plan import method_plan, selector_factory
 from .normalize import fit_transform_rows, make_normalizer, normalize_fold
+from .parts import GLOBAL_SCALING_PART, grid_block
 from .tuning import candidates, choose_candidate, inner_cv, inner_fold_scores, tune_final, tune_selector
 
 
@@ -117,6 +118,28 @@ def run_inner_folds(
     cv = inner_cv(p.ytr, int(campaign["inner_cv"]["n_splits"]), seed)
     return inner_fold_scores(p.make, p.grid, p.truncation, p.final_kind, p.final_cfg, p.Xtr, p.ytr, cv, set(inner_folds),
                              fit_predict, p.points)  # fmt: skip
+
+
+def run_part(X, y, fold, method_name, method_cfg, campaign, seed, part: str, setting=None, fixed_size=None) -> tuple[dict, int]:
+    """One part of a select job by its name (rule select_part, :func:`~svmfs.config.part_names`): an inner fold's
+    scores (``inner-<k>``, ``inner-<k>-grid-<b>``: :func:`run_inner_folds`), the ``test_tuned`` audit's candidates
+    (``audit``, ``audit-grid-<b>``: :func:`run_audit_part`) or the ``global_scaling`` audit's refit
+    (``global-scaling``: :func:`run_global_scaling_part`). Returns the part's file body (without its time and
+    provenance) and the number of candidates it scored."""
+    common = dict(setting=setting, fixed_size=fixed_size)
+    if part == GLOBAL_SCALING_PART:
+        out = run_global_scaling_part(X, y, fold, method_name, method_cfg, campaign, seed, **common)
+        return out, 1
+    inner, block = grid_block(method_cfg, part)
+    if inner is None:
+        rows = run_audit_part(X, y, fold, method_name, method_cfg, campaign, seed, grid_block=block, **common)
+        out = {"audit_candidates": rows}
+    else:
+        scores = run_inner_folds(X, y, fold, method_name, method_cfg, campaign, seed, [inner], grid_block=block, **common)
+        out, rows = {"inner_fold": inner, "scores": scores}, scores[inner]
+    if block is not None:
+        out["grid_block"] = block
+    return out, len(rows)
 
 
 def scores_from_parts(paths) -> tuple[dict, float]:
@@ -211,6 +234,86 @@ def _test_side_scorer(X, y, fold, norm, Xtr, Xte, ytr, yte, leaky, final_kind, f
         return metrics(yte, pred, score)
 
     return evaluate
+
+
+def _global_scaling(X, y, fold, norm, make, selector_params, final_params, evaluate, step4=None) -> dict | None:
+    """The ``global_scaling`` audit: the nested choice (``selector_params``, ``final_params``) refitted on the
+    fold's training side scaled by one scaler fitted on every row, scored on the test side as scaled by it; the
+    record's ``audit_global_scaling_*`` fields. ``step4``: the job's own fit (selector, scaled training side,
+    its validation points), taken when the scaled inputs are the same bit for bit (:func:`same_inputs`); a
+    part has none, and returns None there (the select job then takes its own fit)."""
+    train, test = np.asarray(fold["train"]), np.asarray(fold["test"])
+    Xall = make_normalizer(norm["method"]).fit_transform(X)
+    gkw = {}
+    if "validation" in fold:  # the validation points scaled as the training side, as in step 4
+        val = np.asarray(fold["validation"])
+        gkw["validation"] = (Xall[val], y[val])
+    if step4 is not None:
+        fitted, Xtr, fit_kw = step4
+    else:  # a part: step 4's inputs as the job scales them (steps 1-2)
+        fitted, Xtr, fit_kw = None, normalize_fold(X, train, test, norm["method"], norm.get("scope", "fold"))[0], {}
+        if "validation" in fold:
+            fit_kw["validation"] = (normalize_fold(X, train, val, norm["method"], norm.get("scope", "fold"))[1], None)
+    if same_inputs([Xall[train], *(v[0] for v in gkw.values())], [Xtr, *(v[0] for v in fit_kw.values())]):
+        if fitted is None:
+            return None
+        gsel = fitted  # e.g. min-max scaling whose whole-data extremes lie on the training side: step 4's fit
+    else:
+        gsel = make(**selector_params).fit(Xall[train], y[train], **gkw)
+    gsup = gsel.get_support()
+    gs = evaluate(final_params, gsup, gsel, Xall[train], Xall[test], Xall)
+    out = {"audit_global_scaling_accuracy": gs["accuracy"]}
+    if "accuracy_resamples" in gs:  # kp_svm protocol: paired with test_accuracy_resamples
+        out["audit_global_scaling_accuracy_resamples"] = gs["accuracy_resamples"]
+    out["audit_global_scaling_n_selected"] = int(gsup.sum())
+    return out
+
+
+def run_global_scaling_part(
+    X: np.ndarray,
+    y: np.ndarray,
+    fold: dict,
+    method_name: str,
+    method_cfg: dict,
+    campaign: dict,
+    seed: int,
+    setting: dict | None = None,
+    fixed_size: int | None = None,
+) -> dict:
+    """The ``global_scaling`` audit of a select job run as a part of its own (``split_global_scaling``; issue 34,
+    goal 3): the selector refitted on the globally scaled training side and scored by the select job's own test-side
+    scorer, beside the job rather than after it. The nested choice it refits must be known before the job: the
+    selector's grid and the final classifier's have one point each (the config check,
+    ``config._check_split_global_scaling``; raised here too). Returns ``{"selector_params", "final_params",
+    "audit": the record's fields, or None where the scaled inputs are step 4's (the job takes its own fit)}``."""
+    p = _part_inputs(X, y, fold, method_name, method_cfg, campaign, seed, setting, fixed_size, None)
+    sel_points, sizes = candidates(p.make, p.grid, p.truncation, p.Xtr)
+    fin_points = final_grid(p.final_kind, p.final_cfg)
+    if len(sel_points) != 1 or (sizes is not None and len(sizes) != 1) or len(fin_points) != 1:
+        raise ValueError(f"method {method_name!r}: split_global_scaling needs a selector grid and a final classifier "
+                         f"grid of one point each (the nested choice the audit refits)")  # fmt: skip
+    selector_params = {**sel_points[0], **({p.truncation: sizes[0]} if sizes is not None else {})}
+    evaluate = _test_side_scorer(X, y, fold, campaign["normalization"], p.Xtr, p.Xte, p.ytr, p.yte, p.leaky,
+                                 p.final_kind, p.final_cfg, FitMemo(fit_predict))  # fmt: skip
+    audit = _global_scaling(X, y, fold, campaign["normalization"], p.make, selector_params, fin_points[0], evaluate)
+    return {"selector_params": selector_params, "final_params": fin_points[0], "audit": audit}
+
+
+def _plain(params: dict) -> dict:
+    """``params`` as JSON gives it back (NumPy scalars as Python numbers): a part's file against the job's choice."""
+    return json.loads(json.dumps(params, default=lambda o: o.item()))
+
+
+def global_scaling_from_part(path, selector_params: dict) -> dict | None:
+    """The ``global_scaling`` audit's fields from its part's file (:func:`run_global_scaling_part`), after checking
+    that the part refitted the job's own nested choice; None without a part, or where the part left the refit to
+    the job (its inputs were step 4's)."""
+    if not path:
+        return None
+    part = json.loads(Path(path).read_text())
+    if _plain(part["selector_params"]) != _plain(selector_params):
+        raise ValueError(f"{path}: the part refitted {part['selector_params']}, the job chose {selector_params}")
+    return part["audit"]
 
 
 def run_select_job(
@@ -351,20 +454,10 @@ def run_select_job(
         rec["audit_test_tuned"] = {**choice, "selector_params": {**fixed, **choice["selector_params"]}}
         rec["audit_test_tuned_time_s"] = time.perf_counter() - t0 + audit_s
     if "global_scaling" in audits:  # the nested choice refitted with the scaler fitted on all rows
-        Xall = make_normalizer(norm["method"]).fit_transform(X)
-        gkw = {}
-        if "validation" in fold:  # the validation points scaled as the training side, as in step 4
-            gkw["validation"] = (Xall[val], y[val])
-        if same_inputs([Xall[train], *(v[0] for v in gkw.values())], [Xtr, *(v[0] for v in fit_kw.values())]):
-            gsel = selector  # e.g. min-max scaling whose whole-data extremes lie on the training side: step 4's fit
-        else:
-            gsel = make(**tuned.selector_params).fit(Xall[train], ytr, **gkw)
-        gsup = gsel.get_support()
-        gs = evaluate(final["params"], gsup, gsel, Xall[train], Xall[test], Xall)
-        rec["audit_global_scaling_accuracy"] = gs["accuracy"]
-        if "accuracy_resamples" in gs:  # kp_svm protocol: paired with test_accuracy_resamples
-            rec["audit_global_scaling_accuracy_resamples"] = gs["accuracy_resamples"]
-        rec["audit_global_scaling_n_selected"] = int(gsup.sum())
+        part = global_scaling_from_part(method_cfg.get("global_scaling_from"), tuned.selector_params)
+        if part is None:  # split_global_scaling's part did not refit (step 4's fit), or the job runs it
+            part = _global_scaling(X, y, fold, norm, make, tuned.selector_params, final["params"], evaluate, (selector, Xtr, fit_kw))
+        rec.update(part)
     cpu.append(time.process_time())
     logging.getLogger("svmfs.select").info("cpu by stage: tune %.3f s, fit %.3f s, final classifier %.3f s, audits %.3f s",
                                            *np.diff(cpu))  # fmt: skip

@@ -27,6 +27,7 @@ def restore(folder: Path, configfiles=None, directory: Path = ROOT, mirror: str 
     campaign's usual command runs only the other jobs, and later edits of a restored job's parameters
     or code rerun it as with any job.
     """
+    from ..results.io import atomic_write_json
     from ..results.record import write_record
 
     folder, directory = Path(folder), Path(directory)
@@ -51,6 +52,14 @@ def restore(folder: Path, configfiles=None, directory: Path = ROOT, mirror: str 
                 path = base / "parts" / d / m / st / f"fold-{k}" / f.name
                 (directory / path).parent.mkdir(parents=True, exist_ok=True)
                 (directory / path).write_bytes(f.read_bytes())
+                targets.append(str(path))
+        checked = validated(config)
+        for r in rows:  # a part the record stands for (split_global_scaling), also before the record
+            key = (str(r["dataset"]), str(r["method"]), str(r["setting"]), int(r["fold"]))
+            for name in _from_record(checked, key[1], r) - {f.stem for f in parts.get(key, [])}:
+                path = base / "parts" / key[0] / key[1] / key[2] / f"fold-{key[3]}" / f"{name}.json"
+                (directory / path).parent.mkdir(parents=True, exist_ok=True)
+                atomic_write_json(directory / path, global_scaling_part_of(checked, r))
                 targets.append(str(path))
         for r in rows:
             rec = {**_record_of(r), "restored_from": str(folder)}
@@ -99,7 +108,7 @@ def restorable_parts(config: dict, folder: Path) -> tuple[dict[tuple, list[Path]
     of this config's (:func:`~svmfs.config.part_names`: the whole grid or its blocks), the part's
     ``config_hash`` that of the job's config slice, and the method module and ``scripts/select_part.py``
     holding the same code as at the part's ``git_sha``. Returns them and a count of the other parts by reason."""
-    from ..config import PART_NAME, job_config, part_names, select_jobs, split_inner_folds
+    from ..config import PART_NAME, job_config, part_names, select_jobs
     from ..results.record import config_hash
 
     config = validated(config)
@@ -108,8 +117,8 @@ def restorable_parts(config: dict, folder: Path) -> tuple[dict[tuple, list[Path]
         files = [f for f in sorted((Path(folder) / d / m / st / f"fold-{k}").glob("*.json")) if PART_NAME.fullmatch(f.stem)]
         if not files:
             continue
-        if not split_inner_folds(config, m, d):
-            why["inner folds not run apart in this config"] = why.get("inner folds not run apart in this config", 0) + len(files)
+        if not part_names(config, m, d):
+            why["job not run in parts in this config"] = why.get("job not run in parts in this config", 0) + len(files)
             continue
         want, names = config_hash(job_config(config, d, m, st)), set(part_names(config, m, d))
         for f in files:
@@ -137,7 +146,7 @@ def restorable(config: dict, records: pd.DataFrame, parts: dict | None = None) -
     whose inner folds run apart also needs every one of its parts among ``parts`` (:func:`restorable_parts`):
     they are its inputs. Returns the rows and a count of the other jobs by reason."""
     from ..analysis.optimism import IN_RECORD
-    from ..config import job_config, part_names, select_job_audits, select_jobs, split_inner_folds
+    from ..config import job_config, part_names, select_job_audits, select_jobs
     from ..results.record import config_hash
 
     config = validated(config)
@@ -152,8 +161,8 @@ def restorable(config: dict, records: pd.DataFrame, parts: dict | None = None) -
             reason = "config changed"
         elif any(pd.isna(row.get(IN_RECORD[a])) for a in select_job_audits(config)):
             reason = "audits not in the record (restored or exported without them)"
-        elif split_inner_folds(config, m, d) and {f.stem for f in (parts or {}).get((d, m, s, k), [])} != set(part_names(config, m, d)):
-            reason = "inner folds run apart (split_inner_folds): not every part in the export"  # its inputs
+        elif set(part_names(config, m, d)) - {f.stem for f in (parts or {}).get((d, m, s, k), [])} - _from_record(config, m, row):
+            reason = "run in parts (split_inner_folds, split_audit): not every part in the export"  # its inputs
         else:
             key = (str(row["git_sha"]), m)
             if key not in code_cache:
@@ -164,6 +173,43 @@ def restorable(config: dict, records: pd.DataFrame, parts: dict | None = None) -
         else:
             why[reason] = why.get(reason, 0) + 1
     return ok, why
+
+
+def _from_record(config: dict, method: str, row: pd.Series) -> set[str]:
+    """The parts a committed record can stand for when the export lacks them: the ``global_scaling`` audit's
+    (``split_global_scaling``), whose whole result is in the record (:func:`global_scaling_part_of`); not for a
+    method with a shared initial solution (the record's parameters then mix the grid's and the solution's)."""
+    from ..config import GLOBAL_SCALING_PART, campaign_methods, split_global_scaling
+
+    mcfg = campaign_methods(config)[method]
+    if (not split_global_scaling(config, method, str(row["dataset"])) or mcfg.get("initial_solution")
+            or pd.isna(row.get("audit_global_scaling_accuracy"))):  # fmt: skip
+        return set()
+    return {GLOBAL_SCALING_PART}
+
+
+def global_scaling_part_of(config: dict, row: pd.Series) -> dict:
+    """The ``global-scaling`` part (rule select_part, :func:`~svmfs.protocol.select_job.run_global_scaling_part`)
+    of a committed record that ran its ``global_scaling`` audit inside the job: the same audit fields, the grid's one
+    point as the record chose it, marked ``from_record`` (its ``time_s`` 0: the seconds are the job's)."""
+    from ..config import job_grid
+    from ..protocol.classifiers import final_grid
+    from ..protocol.method_plan import method_plan
+
+    rec = _record_of(row)
+    chosen = rec.get("selector_params") or {}
+    grid = job_grid(config, str(row["method"]))
+    final_kind = method_plan(str(row["method"]), _method_cfg(config, row), None)[3]
+    audit = {k: rec[k] for k in ("audit_global_scaling_accuracy", "audit_global_scaling_accuracy_resamples",
+                                 "audit_global_scaling_n_selected") if k in rec}  # fmt: skip
+    return {"selector_params": {k: chosen[k] for k in grid}, "final_params": final_grid(final_kind, config["final_classifier"])[0],
+            "audit": audit, "time_s": 0.0, "config_hash": rec["config_hash"], "git_sha": rec["git_sha"], "from_record": True}  # fmt: skip
+
+
+def _method_cfg(config: dict, row: pd.Series) -> dict:
+    from ..config import job_method_config
+
+    return job_method_config(config, str(row["dataset"]), str(row["method"]))
 
 
 def _record_of(row: pd.Series) -> dict:
