@@ -516,3 +516,19 @@ def test_a_global_scaling_part_needs_the_nested_choice_before_the_job(tmp_path):
     path.write_text(json.dumps(part))
     with pytest.raises(ValueError, match=r"the part refitted \{'C': 100.0\}, the job chose \{'C': 1.0\}"):
         run_select_job(X, y, fold, "milp_fs", {**one, "global_scaling_from": path}, campaign, seed=4)
+
+
+def test_a_job_with_nothing_to_tune_runs_where_its_inner_folds_cannot_be_drawn():
+    """An unstratified draw of a few training points can hold fewer of one class than the inner CV has folds
+    (Catala & Martin's Table 5 at 25 points: 2 of one class). With nothing to choose (no selector grid, one final
+    classifier point) the job runs and records no inner-CV estimate; with a grid to tune it still refuses."""
+    rng = np.random.default_rng(2)
+    y = _y(28, 4)
+    X = rng.normal(size=(32, 5))
+    X[:, 0] += y
+    fold = {"fold": 0, "train": list(range(20)) + [28, 29], "test": list(range(20, 28)) + [30, 31]}  # 2 of class -1
+    one = {**CAMPAIGN, "final_classifier": {"linear": {"C": [1.0]}}}
+    rec = run_select_job(X, y, fold, "svm_linear", {}, one, seed=0)
+    assert np.isnan(rec["inner_final_accuracy"]) and rec["final_params"] == {"C": 1.0} and 0.0 <= rec["test_accuracy"] <= 1.0
+    with pytest.raises(ValueError, match=r"inner_cv.n_splits = 3 exceeds the smallest class on the training side \(2 samples\)"):
+        run_select_job(X, y, fold, "svm_linear", {}, CAMPAIGN, seed=0)  # two C to choose from

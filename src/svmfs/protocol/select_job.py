@@ -316,6 +316,20 @@ def global_scaling_from_part(path, selector_params: dict) -> dict | None:
     return part["audit"]
 
 
+def _inner_cv_or_none(ytr, n_splits: int, seed: int, grid: dict, final_kind: str, final_cfg: dict):
+    """The job's inner CV (:func:`~svmfs.protocol.tuning.inner_cv`), or None where its folds cannot be drawn (a
+    class with fewer training points than folds: an unstratified random draw of 25 points can hold 2 of one class,
+    Catala & Martin's Table 5) and there is nothing to choose (no selector grid, one final classifier point):
+    the inner CV would only estimate the final classifier's accuracy, recorded as NaN then. Else the error."""
+    try:
+        return inner_cv(ytr, n_splits, seed)
+    except ValueError as err:
+        if grid or len(final_grid(final_kind, final_cfg)) > 1:
+            raise
+        logging.getLogger("svmfs.select").warning("%s: nothing to tune, so no inner CV (inner_final_accuracy NaN)", err)
+        return None
+
+
 def run_select_job(
     X: np.ndarray,
     y: np.ndarray,
@@ -351,7 +365,7 @@ def run_select_job(
     train, test = np.asarray(fold["train"]), np.asarray(fold["test"])
     Xtr, Xte, leaky = normalize_fold(X, train, test, norm["method"], norm.get("scope", "fold"))
     ytr, yte = y[train], y[test]
-    cv = inner_cv(ytr, int(campaign["inner_cv"]["n_splits"]), seed)
+    cv = _inner_cv_or_none(ytr, int(campaign["inner_cv"]["n_splits"]), seed, grid, final_kind, final_cfg)
     make = selector_factory(cls, fixed, seed)
 
     # 3. inner-CV tuning of the selector (jointly with the final classifier's grid)

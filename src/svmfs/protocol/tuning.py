@@ -235,13 +235,17 @@ def tune_final(final_kind: str, final_cfg: dict, X: np.ndarray, y: np.ndarray, s
 
     ``selector``: the selector fitted on the whole training side; an anisotropic final classifier keeps
     its ``kernel_widths_`` in every fold. The ``"own"`` hyperplane has nothing to tune and, fitted on
-    every row of (X, y), no inner-CV estimate: ({}, NaN). ``inner_fold_accuracies``: the accuracy on each
+    every row of (X, y), no inner-CV estimate: ({}, NaN); nor has a grid of one point without inner folds
+    (``cv`` None: the point, NaN). ``inner_fold_accuracies``: the accuracy on each
     inner fold at the chosen point (their mean is ``inner_accuracy``): the spread of the number Maldonado et
     al. (2011) report in Table 2, "the test error for the training subset using 10-fold cross-validation".
     """
     if final_kind == "own":
         return {"params": {}, "inner_accuracy": float("nan"), "inner_fold_accuracies": []}
     points = final_grid(final_kind, final_cfg)
+    if cv is None and len(points) == 1:  # no inner CV to draw and nothing to choose (select_job._inner_cv_or_none)
+        params = {"C": selector_C(selector)} if final_kind == "anisotropic" and c_from_selector(final_cfg) else points[0]
+        return {"params": params, "inner_accuracy": float("nan"), "inner_fold_accuracies": []}
     folds = [(X[tr], y[tr], X[va], y[va]) for tr, va in cv.split(X, y)]  # the same folds for every point
     per_fold = []
     for fp in points:
