@@ -85,14 +85,16 @@ def _block_points(make, grid: dict, truncation: str | None, Xtr: np.ndarray, gri
 def _part_inputs(X, y, fold, method_name, method_cfg, campaign, seed, setting, fixed_size, grid_block) -> SimpleNamespace:
     """What a part of a select job starts from (rule select_part): the job's plan, steps 1-2 as
     :func:`run_select_job` does them (the fold's sides, the normalizer fitted on the training side), the seeded
-    selector factory and the selector points of ``grid_block`` (None: all)."""
+    selector factory, the job's test-side scorer (:func:`_test_side_scorer`) and the selector points of
+    ``grid_block`` (None: all)."""
     spec, cls, grid, fixed, final_kind, final_cfg = _job_plan(method_name, method_cfg, setting, fixed_size, campaign)
     norm = campaign["normalization"]
     train, test = np.asarray(fold["train"]), np.asarray(fold["test"])
     Xtr, Xte, leaky = normalize_fold(X, train, test, norm["method"], norm.get("scope", "fold"))
     make = selector_factory(cls, fixed, seed)
+    evaluate = _test_side_scorer(X, y, fold, norm, Xtr, Xte, y[train], y[test], leaky, final_kind, final_cfg, FitMemo(fit_predict))
     return SimpleNamespace(grid=grid, truncation=spec.truncation, final_kind=final_kind, final_cfg=final_cfg, make=make,
-                           Xtr=Xtr, Xte=Xte, ytr=y[train], yte=y[test], leaky=leaky,
+                           Xtr=Xtr, Xte=Xte, ytr=y[train], yte=y[test], leaky=leaky, evaluate=evaluate,
                            points=_block_points(make, grid, spec.truncation, Xtr, grid_block))  # fmt: skip
 
 
@@ -173,11 +175,9 @@ def run_audit_part(
     (:func:`~svmfs.protocol.audits.test_side_scores`). The select job merges every part's rows with its nested
     choice (:func:`~svmfs.protocol.audits.best_on_test_side`) and records what it would have alone."""
     p = _part_inputs(X, y, fold, method_name, method_cfg, campaign, seed, setting, fixed_size, grid_block)
-    norm = campaign["normalization"]
-    evaluate = _test_side_scorer(X, y, fold, norm, p.Xtr, p.Xte, p.ytr, p.yte, p.leaky, p.final_kind, p.final_cfg, FitMemo(fit_predict))
     return test_side_scores(
         p.make, p.grid, p.truncation, p.final_kind, p.final_cfg, p.Xtr, p.ytr,
-        lambda fp, sup, sel: evaluate(fp, sup, sel, accuracy_only=True)["accuracy"], points=p.points,
+        lambda fp, sup, sel: p.evaluate(fp, sup, sel, accuracy_only=True)["accuracy"], points=p.points,
     )  # fmt: skip
 
 
@@ -293,9 +293,7 @@ def run_global_scaling_part(
         raise ValueError(f"method {method_name!r}: split_global_scaling needs a selector grid and a final classifier "
                          f"grid of one point each (the nested choice the audit refits)")  # fmt: skip
     selector_params = {**sel_points[0], **({p.truncation: sizes[0]} if sizes is not None else {})}
-    evaluate = _test_side_scorer(X, y, fold, campaign["normalization"], p.Xtr, p.Xte, p.ytr, p.yte, p.leaky,
-                                 p.final_kind, p.final_cfg, FitMemo(fit_predict))  # fmt: skip
-    audit = _global_scaling(X, y, fold, campaign["normalization"], p.make, selector_params, fin_points[0], evaluate)
+    audit = _global_scaling(X, y, fold, campaign["normalization"], p.make, selector_params, fin_points[0], p.evaluate)
     return {"selector_params": selector_params, "final_params": fin_points[0], "audit": audit}
 
 
