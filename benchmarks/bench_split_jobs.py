@@ -52,7 +52,7 @@ def summary(results: Path, export: Path, pattern: str) -> None:
     committed = pd.read_parquet(export / "records.parquet")
     before = pd.read_csv(export / "select_jobs.csv", dtype={"setting": str, "part": str}, keep_default_na=False, na_values=[""])
     jobs = sorted(str(p.relative_to(results / "runs").with_suffix("")) for p in (results / "runs").glob(f"{pattern}.json")
-                  if (results / "logs" / "select" / p.relative_to(results / "runs").with_suffix(".log")).is_file())  # run here, not restored
+                  if (results / "benchmarks" / "select" / p.relative_to(results / "runs").with_suffix(".tsv")).is_file())  # run here, not restored
     new = read_records([results / "runs" / f"{j}.json" for j in jobs])
     keys = set(zip(new["dataset"], new["method"], new["setting"], new["fold"]))
     mine = committed[[k in keys for k in zip(committed["dataset"], committed["method"], committed["setting"], committed["fold"])]]
