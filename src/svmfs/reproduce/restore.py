@@ -104,7 +104,7 @@ def _code_files(config: dict, method: str, script: str) -> list[Path]:
 
 def restorable_parts(config: dict, folder: Path) -> tuple[dict[tuple, list[Path]], dict[str, int]]:
     """The exported parts (``<export>/parts/<dataset>/<method>/<setting>/fold-<k>/<part>.json``) a campaign
-    with ``config`` may reuse, by select job: a job whose inner folds run apart in this config, the part one
+    with ``config`` may reuse, by select job: a job run in parts in this config, the part one
     of this config's (:func:`~svmfs.config.part_names`: the whole grid or its blocks), the part's
     ``config_hash`` that of the job's config slice, and the method module and ``scripts/select_part.py``
     holding the same code as at the part's ``git_sha``. Returns them and a count of the other parts by reason."""
@@ -144,7 +144,8 @@ def restorable(config: dict, records: pd.DataFrame, parts: dict | None = None) -
     job's config slice, and its method module and the select rule's script holding the same code as at the
     record's commit (:func:`~svmfs.reproduce.git.same_code`: a docstring or comment may have changed). A job
     whose inner folds run apart also needs every one of its parts among ``parts`` (:func:`restorable_parts`):
-    they are its inputs. Returns the rows and a count of the other jobs by reason."""
+    they are its inputs; but for a ``global-scaling`` part, which its record stands for (:func:`_from_record`).
+    Returns the rows and a count of the other jobs by reason."""
     from ..analysis.optimism import IN_RECORD
     from ..config import job_config, part_names, select_job_audits, select_jobs
     from ..results.record import config_hash
