@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from svmfs.reproduce.check import check, committed_campaigns, is_departure, sample_jobs, stale_jobs, tally
+from svmfs.reproduce.check import check, committed_campaigns, is_departure, sample_jobs, stale_jobs, tally, with_todays_config_hash
 from svmfs.reproduce.cli import main
 from svmfs.reproduce.compare import compare_jobs, compare_records
 from svmfs.reproduce.export import MAX_EXPORT_BYTES, export
@@ -20,7 +20,7 @@ from svmfs.reproduce.git import git_ok, same_code
 from svmfs.reproduce.index import index_markdown
 from svmfs.reproduce.jobs import JOB_KEY, merge_configs
 from svmfs.reproduce.rejudge import VERDICT_FILES, rejudge, rejudge_texts
-from svmfs.reproduce.restore import restorable, restore
+from svmfs.reproduce.restore import _export_config, job_config_hashes, restorable, restore
 from svmfs.results.record import AUDIT_COLUMNS, STABLE_COLUMNS
 from svmfs.yamlio import load_yaml_file
 
@@ -408,6 +408,45 @@ def test_stale_jobs_names_a_changed_config_and_a_missing_record(tmp_path):
     cfg = load_yaml_file(folder / "config.yaml")
     (folder / "config.yaml").write_text(yaml.safe_dump({**cfg, "seed": int(cfg["seed"]) + 1}, sort_keys=False))
     assert stale_jobs(folder) == {"not in the export": 1, "config changed": len(rec) - 1}
+
+
+def test_records_hashed_with_every_setting_stand_when_a_value_is_added_to_the_settings(monkeypatch):
+    """Fig. 2's reduced export (9 values of C, records hashed before 2026-11-29 with the method's every setting)
+    under the campaign with all 25 values: its l1-SVM records at the 9 shared values stand for their jobs once the
+    export's own config is read (it gives them the same config slice), not by their hash alone; a record whose own
+    slice changed (another threshold) does not stand, and a job of an added value is not in the export. (The code
+    check is set aside: this is about the config.)"""
+    monkeypatch.setattr("svmfs.reproduce.restore.git_ok", lambda *a: None)
+    folder = ROOT / "reproduction" / "jimenez2021_fig2_reduced"
+    records = pd.read_parquet(folder / "records.parquet")
+    records = records[records["method"] == "l1_svm_by_C"]
+    full = merge_configs([ROOT / "config/campaigns/jimenez2021.yaml", ROOT / "config/campaigns/subsets/jimenez2021_fig2_full.yaml"])
+    earlier = _export_config(folder)
+    rows, why = restorable(full, records, {}, earlier)
+    assert len(rows) == len(records) == 270 and set(why) == {"not in the export"}
+    assert why["not in the export"] == 16 * 3 * 10 + 25 * 3 * 10  # the 16 added values x 3 x 10, and MM-FS's 750
+    rows, why = restorable(full, records, {}, None)
+    assert not rows and why["config changed"] == 270
+    other = merge_configs([ROOT / "config/campaigns/jimenez2021.yaml", ROOT / "config/campaigns/subsets/jimenez2021_fig2_full.yaml"])
+    other["methods"]["l1_svm_by_C"]["params"] = {"threshold": 0.1}
+    rows, why = restorable(other, records, {}, earlier)
+    assert not rows and why["config changed"] == 270
+
+
+def test_check_compares_a_record_hashed_the_old_way_on_its_results():
+    """``reproduce check`` reruns a committed job under today's hash: a committed hash of before 2026-11-29 for the
+    same job is written as today's before the comparison (else every rerun job would differ in ``config_hash``);
+    a hash that is neither stays, and still differs. (A method without settings or resources hashes as before.)"""
+    folder = ROOT / "reproduction" / "jimenez2021_fig2_reduced"
+    config, rec = load_yaml_file(folder / "config.yaml"), pd.read_parquet(folder / "records.parquet").head(3)
+    from svmfs.reproduce.jobs import validated
+
+    today = [job_config_hashes(validated(config), r["dataset"], r["method"], r["setting"]) for _, r in rec.iterrows()]
+    assert all(r["config_hash"] == old != new for (_, r), (new, old) in zip(rec.iterrows(), today))
+    rec.loc[rec.index[2], "config_hash"] = "0123456789abcdef"
+    out = with_todays_config_hash(config, rec)
+    assert list(out["config_hash"]) == [today[0][0], today[1][0], "0123456789abcdef"]
+    assert list(rec["config_hash"])[:2] == [today[0][1], today[1][1]]  # the records themselves are left as they are
 
 
 def test_tally_counts_each_compared_job_by_its_worst_difference():

@@ -95,6 +95,23 @@ def test_another_final_classifiers_grid_reruns_no_select_job(done):
     assert {w["method"] for r, w in planned(done, cfg) if r == "select"} == {"fisher", "svm_rfe"}
 
 
+def test_a_value_added_to_a_methods_settings_runs_only_its_jobs(tmp_path):
+    """Fig. 2's case: a method swept over settings of C gets one more value and a longer runtime; only the new
+    value's select jobs run (the others' params and records are as they were), then the aggregation. Before
+    2026-11-29 a job's params held the method's every setting and resources: all of them ran again."""
+    wd = _copy_workflow(tmp_path)
+    cfg = copy.deepcopy(SMALL)
+    cfg["datasets"] = {"sparse_polynomial": SMALL["datasets"]["sparse_polynomial"]}
+    cfg["methods"] = {"l1_by_C": {"method": "l1_svm", "final": "own", "settings": {"C": [0.1, 1.0]}}}
+    _run(wd, cfg, "--cores", "2")
+    assert planned(wd, cfg) == []
+    cfg["methods"]["l1_by_C"]["settings"]["C"].append(10.0)
+    cfg["methods"]["l1_by_C"]["resources"] = {"runtime": 99}
+    jobs = planned(wd, cfg)
+    assert sorted((w["setting"], w["fold"]) for r, w in jobs if r == "select") == [("C-10", str(k)) for k in range(3)]
+    assert {r for r, _ in jobs} <= {"select"} | AGGREGATION
+
+
 def test_added_dataset_runs_only_its_jobs(done):
     cfg = copy.deepcopy(SMALL)
     cfg["datasets"]["weston_nonlinear"] = {"params": {"n": 40}}

@@ -242,16 +242,31 @@ def part_names(config: dict, method: str, dataset: str) -> list[str]:
     return [f"inner-{k}-grid-{b}" for k in inner for b in range(len(blocks))] + audit + gs
 
 
+#: Method keys that no select job's result depends on, beside :data:`LAYOUT_KEYS`: ``resources`` (what the
+#: scheduler gives the job) and ``settings``, whose one value the job runs is its config's ``setting``: adding a
+#: value of C to a method's settings, or raising its runtime, leaves the other jobs' configs and records as they are.
+RESULT_FREE_KEYS = ("settings", "resources")
+
+
 def job_config(config: dict, dataset: str, method: str, setting: str) -> dict[str, Any]:
     """Everything a select job's result depends on in the config; its hash is the record's ``config_hash``
-    (the Snakefile's select params and ``python -m svmfs.reproduce restore`` both use this)."""
+    (the Snakefile's select params and ``python -m svmfs.reproduce restore`` both use this). The method's
+    section without :data:`LAYOUT_KEYS` and :data:`RESULT_FREE_KEYS`; the job's own setting beside it."""
+    mcfg = job_method_config(config, dataset, method)
     return {
         "dataset": {k: v for k, v in campaign_datasets(config)[dataset].items() if k not in ("method_params", "skip_methods")},
-        "method": {k: v for k, v in job_method_config(config, dataset, method).items() if k not in LAYOUT_KEYS},
+        "method": {k: v for k, v in mcfg.items() if k not in LAYOUT_KEYS + RESULT_FREE_KEYS},
         "setting": method_settings(campaign_methods(config)[method])[setting],
         "campaign": job_campaign_config(config, dataset, method),
         "seed": config["seed"],
     }
+
+
+def legacy_job_config(config: dict, dataset: str, method: str, setting: str) -> dict[str, Any]:
+    """:func:`job_config` as records written before 2026-11-29 hashed it: with the method's ``settings`` (every
+    value of them) and ``resources``. ``reproduce restore`` and ``check`` accept a record under either hash."""
+    return {**job_config(config, dataset, method, setting),
+            "method": {k: v for k, v in job_method_config(config, dataset, method).items() if k not in LAYOUT_KEYS}}  # fmt: skip
 
 
 def select_jobs(config: dict) -> list[tuple[str, str, str, int]]:

@@ -24,6 +24,7 @@ from svmfs.config import (
     GLOBAL_SCALING_PART,
     is_audit_part,
     part_names,
+    RESULT_FREE_KEYS,
     split_inner_folds,
 )
 from svmfs.methods.registry import get_method
@@ -209,8 +210,11 @@ def select_campaign_cfg(wildcards):
 
 
 def method_cfg(wildcards):
-    """The method's config on this dataset (the dataset's ``method_params`` applied)."""
-    return job_method_config(config, wildcards.dataset, wildcards.method)
+    """The method's config on this dataset (the dataset's ``method_params`` applied), without the keys no
+    job's result depends on (``settings``, ``resources``): a value added to the settings leaves the other
+    jobs' params as they were, so they do not rerun."""
+    cfg = job_method_config(config, wildcards.dataset, wildcards.method)
+    return {k: v for k, v in cfg.items() if k not in RESULT_FREE_KEYS}
 
 
 def select_method_cfg(wildcards):

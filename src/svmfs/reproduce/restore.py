@@ -36,8 +36,9 @@ def restore(folder: Path, configfiles=None, directory: Path = ROOT, mirror: str 
     merged = directory / ".svmfs-restore-config.yaml"
     merged.write_text(yaml.safe_dump(config, sort_keys=False))
     try:
-        parts, part_why = restorable_parts(config, folder / "parts")
-        rows, why = restorable(config, pd.read_parquet(folder / "records.parquet"), parts)
+        earlier = _export_config(folder)
+        parts, part_why = restorable_parts(config, folder / "parts", earlier)
+        rows, why = restorable(config, pd.read_parquet(folder / "records.parquet"), parts, earlier)
         # paths as the rules spell them: relative to the working directory unless results_dir is absolute
         base = Path(config.get("results_dir", "results")) / config.get("campaign", "default")
         datasets = sorted({str(r["dataset"]) for r in rows} | {d for d, _, _, _ in parts})
@@ -92,6 +93,50 @@ def _initial_solutions(config: dict, base: Path, rows) -> list[str]:
     return [str(base / "initial_solution" / d / f"fold-{k}.json") for d, k in sorted(shared)]
 
 
+def job_config_hashes(config: dict, dataset: str, method: str, setting: str) -> tuple[str, str]:
+    """The ``config_hash`` a record or part of this job carries: today's (:func:`~svmfs.config.job_config`), first,
+    and that of records written before 2026-11-29 (:func:`~svmfs.config.legacy_job_config`, the method's every
+    setting and its resources hashed too), under which the committed exports of then still stand for their jobs."""
+    from ..config import job_config, legacy_job_config
+    from ..results.record import config_hash
+
+    return (config_hash(job_config(config, dataset, method, setting)),
+            config_hash(legacy_job_config(config, dataset, method, setting)))  # fmt: skip
+
+
+def stands_for(recorded: str | None, config: dict, earlier: dict | None, job: tuple[str, str, str]) -> bool:
+    """Whether a record or part with ``config_hash`` ``recorded`` stands for ``job`` (dataset, method, setting) under
+    ``config``: the hash is one of the job's (:func:`job_config_hashes`); or, with ``earlier`` (the config the export
+    ran, its ``config.yaml``), the hash is the job's under ``earlier`` and the two configs give the job the same slice
+    (:func:`~svmfs.config.job_config`). The second is how a record hashed before 2026-11-29 with its method's every
+    setting stays good when a value is added to those settings: only the added setting's jobs run."""
+    from ..config import job_config
+
+    if recorded is None:
+        return False
+    if recorded in job_config_hashes(config, *job):
+        return True
+    if earlier is None:
+        return False
+    try:
+        same = job_config(earlier, *job) == job_config(config, *job)
+    except KeyError:  # the job's dataset, method or setting is not in the earlier config
+        return False
+    return same and recorded in job_config_hashes(earlier, *job)
+
+
+def _export_config(folder: Path) -> dict | None:
+    """The config an export ran (its ``config.yaml``), checked against this tree's schema; None where it has none
+    or this tree no longer reads it (then only a record's own hash can make it stand)."""
+    path = Path(folder) / "config.yaml"
+    if not path.exists():
+        return None
+    try:
+        return validated(yaml.safe_load(path.read_text()))
+    except (ValueError, KeyError):  # ConfigError is a ValueError
+        return None
+
+
 def _code_files(config: dict, method: str, script: str) -> list[Path]:
     """The files whose code a select job's (``select.py``) or part's (``select_part.py``) output depends on."""
     from ..config import campaign_methods
@@ -102,14 +147,14 @@ def _code_files(config: dict, method: str, script: str) -> list[Path]:
     return [ROOT / "src" / "svmfs" / "methods" / f"{module}.py", ROOT / "scripts" / script]
 
 
-def restorable_parts(config: dict, folder: Path) -> tuple[dict[tuple, list[Path]], dict[str, int]]:
+def restorable_parts(config: dict, folder: Path, earlier: dict | None = None) -> tuple[dict[tuple, list[Path]], dict[str, int]]:
     """The exported parts (``<export>/parts/<dataset>/<method>/<setting>/fold-<k>/<part>.json``) a campaign
     with ``config`` may reuse, by select job: a job run in parts in this config, the part one
     of this config's (:func:`~svmfs.config.part_names`: the whole grid or its blocks), the part's
     ``config_hash`` that of the job's config slice, and the method module and ``scripts/select_part.py``
-    holding the same code as at the part's ``git_sha``. Returns them and a count of the other parts by reason."""
-    from ..config import PART_NAME, job_config, part_names, select_jobs
-    from ..results.record import config_hash
+    holding the same code as at the part's ``git_sha``. Returns them and a count of the other parts by reason.
+    With ``earlier``, the export's own config, a part of an older hash stands too where :func:`stands_for` says so."""
+    from ..config import PART_NAME, part_names, select_jobs
 
     config = validated(config)
     ok, why, cache = {}, {}, {}
@@ -120,12 +165,12 @@ def restorable_parts(config: dict, folder: Path) -> tuple[dict[tuple, list[Path]
         if not part_names(config, m, d):
             why["job not run in parts in this config"] = why.get("job not run in parts in this config", 0) + len(files)
             continue
-        want, names = config_hash(job_config(config, d, m, st)), set(part_names(config, m, d))
+        names = set(part_names(config, m, d))
         for f in files:
             part = json.loads(f.read_text())
             if f.stem not in names:
                 reason = "not a part of this config's layout (split_grid, split_audit)"
-            elif part.get("config_hash") != want:
+            elif not stands_for(part.get("config_hash"), config, earlier, (d, m, st)):
                 reason = "config changed" if part.get("config_hash") else "part without a config hash (written before 2026-11-27)"
             else:
                 key = (str(part.get("git_sha")), m)
@@ -139,16 +184,17 @@ def restorable_parts(config: dict, folder: Path) -> tuple[dict[tuple, list[Path]
     return ok, why
 
 
-def restorable(config: dict, records: pd.DataFrame, parts: dict | None = None) -> tuple[list[pd.Series], dict[str, int]]:
+def restorable(config: dict, records: pd.DataFrame, parts: dict | None = None,
+               earlier: dict | None = None) -> tuple[list[pd.Series], dict[str, int]]:  # fmt: skip
     """The committed records a campaign with ``config`` may reuse: same job, same ``config_hash`` of the
     job's config slice, and its method module and the select rule's script holding the same code as at the
     record's commit (:func:`~svmfs.reproduce.git.same_code`: a docstring or comment may have changed). A job
     whose inner folds run apart also needs every one of its parts among ``parts`` (:func:`restorable_parts`):
     they are its inputs; but for a ``global-scaling`` part, which its record stands for (:func:`_from_record`).
-    Returns the rows and a count of the other jobs by reason."""
+    With ``earlier``, the export's own config, a record of an older hash stands too where :func:`stands_for` says
+    so. Returns the rows and a count of the other jobs by reason."""
     from ..analysis.optimism import IN_RECORD
-    from ..config import job_config, part_names, select_job_audits, select_jobs
-    from ..results.record import config_hash
+    from ..config import part_names, select_job_audits, select_jobs
 
     config = validated(config)
     by_key = {tuple(r[k] for k in JOB_KEY): r for _, r in records.iterrows()}
@@ -158,7 +204,7 @@ def restorable(config: dict, records: pd.DataFrame, parts: dict | None = None) -
         reason = None
         if row is None:
             reason = "not in the export"
-        elif row["config_hash"] != config_hash(job_config(config, d, m, s)):
+        elif not stands_for(row["config_hash"], config, earlier, (d, m, s)):
             reason = "config changed"
         elif any(pd.isna(row.get(IN_RECORD[a])) for a in select_job_audits(config)):
             reason = "audits not in the record (restored or exported without them)"
