@@ -5,6 +5,7 @@ run whole (a tiny campaign, run both ways)."""
 import copy
 import json
 
+import pandas as pd
 import pytest
 import yaml
 
@@ -314,6 +315,23 @@ def test_an_export_takes_the_parts_of_its_layout_only(tmp_path):
     assert [p.name for p in job_parts(tmp_path, ".json", cfg, "wdbc", "milp_fs")][0] == "audit-grid-1.json"
 
 
+def test_an_export_leaves_out_the_parts_restore_wrote_from_records(tmp_path):
+    """A ``global-scaling`` part that ``restore`` wrote from its record (``from_record``) is not exported: the record
+    stands for it, and a copy would carry the record's commit, which the next restore's code rule refuses. A part
+    the job's own run wrote is exported, in the same folder."""
+    from svmfs.reproduce.export import exported_parts, part_files
+
+    fold = tmp_path / "parts" / "pima" / "mm_fs" / "default" / "fold-0"
+    fold.mkdir(parents=True)
+    (fold / "global-scaling.json").write_text(json.dumps({"audit": {}, "time_s": 0.0, "from_record": True}))
+    (fold / "inner-0.json").write_text(json.dumps({"scores": [0.5], "time_s": 3.0}))
+    job = [("pima", "mm_fs", "default", 0)]
+    assert [p.name for p in part_files(tmp_path, job)] == ["global-scaling.json", "inner-0.json"]
+    assert [p.name for p in exported_parts(tmp_path, job)] == ["inner-0.json"]
+    (fold / "global-scaling.json").write_text(json.dumps({"audit": {}, "time_s": 41.0}))  # run by the job's part
+    assert [p.name for p in exported_parts(tmp_path, job)] == ["global-scaling.json", "inner-0.json"]
+
+
 def test_an_exports_earlier_times_keep_the_parts_of_its_layout_only(tmp_path):
     """A partial export staged before ``split_grid`` timed whole-grid parts; the next export, under the blocked
     layout, does not carry their rows over (those parts are not its jobs' inputs), and keeps the rest."""
@@ -409,3 +427,5 @@ def test_the_global_scaling_audit_run_apart_gives_the_records_of_the_whole_jobs(
             k: ran[k] for k in ("selector_params", "final_params", "audit", "config_hash")}
     proc = snakemake(clone, "-n", *targets, "--configfile", str(clone / "campaign.yaml"), "--replace-workflow-config")
     assert "Nothing to be done" in proc.stdout + proc.stderr
+    export(clone / "results" / "tiny", tmp_path / "again", [clone / "campaign.yaml"])  # the records stand for those parts
+    assert not (tmp_path / "again" / "parts").exists() and len(pd.read_parquet(tmp_path / "again" / "records.parquet")) == 3

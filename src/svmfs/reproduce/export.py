@@ -105,7 +105,7 @@ def export(results: Path, dest: Path, configfiles, command: str | None = None, e
         prov["figures_left_out"] = {"files": left_out, "why": f"over {MAX_FIGURE_BYTES / 2**20:.0f} MB each; rebuilt by the figures rule"}
     (dest / "provenance.json").write_text(json.dumps(prov, indent=1, sort_keys=True) + "\n")
     files += [dest / "config.yaml", dest / "provenance.json"] + ([dest / "records.parquet", dest / "records.csv"] if partial else [])
-    for src in part_files(results, sorted(expected), layout):  # split jobs: their finished parts, for restore
+    for src in exported_parts(results, sorted(expected), layout):  # split jobs: their finished parts, for restore
         out = dest / "parts" / src.relative_to(results / "parts")
         out.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(src, out)
@@ -306,6 +306,14 @@ def part_files(results: Path, jobs, layout: dict | None = None) -> list[Path]:
     for d, m, st, k in jobs:
         out += job_parts(results / "parts" / d / m / st / f"fold-{k}", ".json", layout, d, m)
     return out
+
+
+def exported_parts(results: Path, jobs, layout: dict | None = None) -> list[Path]:
+    """The parts of :func:`part_files` an export copies: not those ``restore`` wrote from a record (``from_record``,
+    :func:`~svmfs.reproduce.restore.global_scaling_part_of`). The record is in the export and stands for such a
+    part; a copy would carry the record's commit and so be refused by the code rule of the next ``restore``, which
+    writes it from the record again."""
+    return [f for f in part_files(results, jobs, layout) if not json.loads(f.read_text()).get("from_record")]
 
 
 def part_times(results: Path, jobs, layout: dict | None = None) -> pd.DataFrame:
