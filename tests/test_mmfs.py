@@ -252,8 +252,41 @@ def test_kp_fs_offshelf_reproduces_the_papers_collapse_to_zero_widths():
     X = (X - X.mean(0)) / X.std(0)
     sel = KPFSOffShelf(C=1.0, v0=0.3, C2=0.5, random_state=0).fit(X, y)
     assert sel.diagnostics_["status"] in OK_STATUSES and sel.diagnostics_["converged"]
-    assert np.max(sel.weights_) < 1e-3 and not sel.get_support().any()
-    assert abs(sel.diagnostics_["objective"]) < 1e-6
+    assert sel.diagnostics_["collapsed"] and not sel.get_support().any()
+    assert np.array_equal(sel.weights_, np.zeros(10)) and np.array_equal(sel.kernel_widths_, np.zeros(10))
+    assert 0.0 <= sel.diagnostics_["objective"] < 1e-20  # F(0) = (y'alpha)^2, not Ipopt's value at its last iterate
+
+
+def test_a_collapsed_kp_fs_fit_is_scored_as_the_majority_class_on_every_machine():
+    """Section 5.1: "all the elements are classified with the label of the predominant class". The widths of a
+    collapsed fit are 0 exactly, so the final anisotropic SVM (``widths: all``) keeps no feature: its scores are
+    one constant (AUC 0.5 exactly, not a ranking of round-off) and it predicts the training side's majority."""
+    from sklearn.metrics import roc_auc_score
+
+    from svmfs.protocol.classifiers import fit_predict
+
+    X, y, _ = weston_nonlinear(n=80, p=10, seed=0)
+    X = (X - X.mean(0)) / X.std(0)
+    test = np.arange(len(y)) % 4 == 0
+    train = ~test & ~((y == y.min()) & (np.cumsum(y == y.min()) <= 10))  # unbalanced: 10 fewer of one class
+    Xt, yt = X[train], y[train]
+    sel = KPFSOffShelf(C=1.0, v0=0.3, C2=0.5, random_state=0).fit(Xt, yt)
+    assert sel.diagnostics_["collapsed"]
+    cfg = {"anisotropic": {"C": [1.0], "widths": "all"}}
+    pred, score = fit_predict("anisotropic", {"C": 1.0}, cfg, Xt, yt, X[test], sel.get_support(), sel)
+    classes, counts = np.unique(yt, return_counts=True)
+    assert counts.min() < counts.max() and np.all(pred == classes[np.argmax(counts)])
+    assert np.ptp(score) == 0.0 and roc_auc_score(y[test], score) == 0.5
+
+
+def test_kp_fs_offshelf_keeps_widths_that_have_not_collapsed():
+    """The collapse rule applies only within the alternation's stopping test of v = 0: cut off after a few
+    Ipopt iterations from v0 = 1, the widths are still far from zero and are returned as Ipopt left them."""
+    X, y, _ = weston_nonlinear(n=80, p=10, seed=0)
+    X = (X - X.mean(0)) / X.std(0)
+    sel = KPFSOffShelf(C=1.0, v0=1.0, C2=0.5, max_iter=2, max_alternations=1, n_starts=1, random_state=0).fit(X, y)
+    assert not sel.diagnostics_["collapsed"] and sel.weights_.sum() > sel.tol_v
+    assert np.allclose(sel.kernel_widths_, sel.weights_**2 / 2)
 
 
 def test_kp_fs_offshelf_time_limit_is_a_status():

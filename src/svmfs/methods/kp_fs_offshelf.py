@@ -20,6 +20,16 @@ classifier on the selected features.
 
 Note: K(0) = e e' and y'alpha = 0, so v = 0 attains F = 0, the global minimum of (15) for every alpha;
 Ipopt returns a local minimum near its start, which is what the alternation relies on.
+
+Collapse: a final v within the alternation's own stopping test of that minimum, ||v - 0||_1 <= ``tol_v``
+(1 + ||0||_1), is returned as v = 0 exactly (``diagnostics_["collapsed"]``). Section 5.1 reports this outcome:
+"the gamma variables of all features tend to zero, leading to inaccurate predictions, where all the elements
+are classified with the label of the predominant class". Left at Ipopt's last iterate (v_j up to 3.6e-7 in
+jimenez2021's 220 fits), the final SVM's kernel is 1 - O(1e-13): its decision values, and so its AUC, rank
+round-off that another CPU orders differently (benchmarks/RESULTS.md, issue 34, 2026-11-29). At v = 0 it is
+the majority-class classifier on every machine. ``objective`` is F (15) at the returned v, with the alpha of
+the last step 1 (at v = 0: (y'alpha)^2, zero up to libsvm's round-off), not Ipopt's value at its unclipped
+iterate, which its bound relaxation can leave below zero.
 The gradient (16) printed by Maldonado et al. is that of (15) with the opposite sign of its first term
 (the KP-SVM module, ``kp_svm``, follows (16)); solved as printed, to optimality, the widths collapse to
 zero, which is what Jimenez-Cordero et al. report for this comparator (section 5.1: "the gamma
@@ -33,7 +43,9 @@ import time
 import numpy as np
 from sklearn.svm import SVC
 
-from ..solvers.mmfs_nlp import PAPER_C_GRID, PAPER_GAMMA_GRID, aniso_kernel, isotropic_cv, solve_kp_widths
+from ..solvers.mmfs_nlp import (
+    PAPER_C_GRID, PAPER_GAMMA_GRID, KPWidthProblem, aniso_kernel, isotropic_cv, solve_kp_widths,
+)
 from .base import BaseSelector, ranking_from_scores
 
 
@@ -124,6 +136,11 @@ class KPFSOffShelf(BaseSelector):
             if status == "time_limit":
                 break
         v = np.maximum(v, 0.0)  # Ipopt's bound relaxation may leave -1e-9
+        collapsed = bool(v.sum() <= self.tol_v)  # the stopping test between v and F's global minimum v = 0
+        if collapsed:
+            v = np.zeros(M)
+        if objective is not None:  # F (15) at the v returned, with the alpha of the last step 1
+            objective = KPWidthProblem(X, beta_vec, self.C2, self.beta).objective(v)
         gamma_eq = 0.5 * v * v
         self.weights_ = v
         self.scores_ = gamma_eq
@@ -134,5 +151,5 @@ class KPFSOffShelf(BaseSelector):
         self.C_, self.v0_ = C, float(v0)
         self.diagnostics_.update(
             status=status, objective=objective, n_iter=rounds, message=f"{rounds} alternation(s), {n_iter} Ipopt iterations",
-            converged=converged, ipopt_iterations=n_iter, C=C, v0=float(v0), n_selected=int(self.support_.sum()),
+            converged=converged, collapsed=collapsed, ipopt_iterations=n_iter, C=C, v0=float(v0), n_selected=int(self.support_.sum()),
         )
