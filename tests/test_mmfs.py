@@ -107,6 +107,7 @@ def test_kp_widths_with_kept_values_take_ipopts_path_bit_for_bit(monkeypatch):
 
 def test_kp_fs_offshelf_solves_a_repeated_start_once_with_the_same_fit(monkeypatch):
     # once the widths collapse to v <= 0, the multistart's v * U(0, 2) all clip to v = 0: one Ipopt run, not three
+    # (tol_v < 0 turns off both stopping tests, the collapse's included, so that rounds run after the collapse)
     import svmfs.solvers.mmfs_nlp as nlp
 
     X, y = _wdbc(100, 8, seed=2)
@@ -117,7 +118,7 @@ def test_kp_fs_offshelf_solves_a_repeated_start_once_with_the_same_fit(monkeypat
         monkeypatch.setattr(nlp, "KP_SOLVES_KEPT", kept)
         nlp._kp_solves.clear()
         runs.clear()
-        fits.append((KPFSOffShelf(C=100.0, v0=np.sqrt(0.2), C2=0.99, random_state=0).fit(X, y), len(runs)))
+        fits.append((KPFSOffShelf(C=100.0, v0=np.sqrt(0.2), C2=0.99, tol_v=-1.0, random_state=0).fit(X, y), len(runs)))
     (kept, n_kept), (fresh, n_fresh) = fits
     assert n_fresh == 3 * kept.n_iter_ and n_kept < n_fresh
     assert np.array_equal(kept.weights_, fresh.weights_)
@@ -253,6 +254,7 @@ def test_kp_fs_offshelf_reproduces_the_papers_collapse_to_zero_widths():
     sel = KPFSOffShelf(C=1.0, v0=0.3, C2=0.5, random_state=0).fit(X, y)
     assert sel.diagnostics_["status"] in OK_STATUSES and sel.diagnostics_["converged"]
     assert sel.diagnostics_["collapsed"] and not sel.get_support().any()
+    assert sel.n_iter_ == 1  # collapsed in round 1: v = 0 is (15)'s global minimum, no later round can leave it
     assert np.array_equal(sel.weights_, np.zeros(10)) and np.array_equal(sel.kernel_widths_, np.zeros(10))
     assert 0.0 <= sel.diagnostics_["objective"] < 1e-20  # F(0) = (y'alpha)^2, not Ipopt's value at its last iterate
 

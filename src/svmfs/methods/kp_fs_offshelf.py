@@ -9,8 +9,9 @@ Alternation (at most ``max_alternations`` = 5 rounds, section 4.3):
   beta = 5, by Ipopt (L-BFGS, analytic gradient) from ``n_starts`` = 3 starts: the current v and
   v * U(0, 2) componentwise (seeded); the start reaching the lowest F is kept.
 
-Stops when ||v_new - v_old||_1 <= ``tol_v`` (1 + ||v_old||_1) or after ``max_alternations`` rounds (the
-paper's design, not a failure: status "ok", ``diagnostics_["converged"]`` tells which). Choices: v starts
+Stops when ||v_new - v_old||_1 <= ``tol_v`` (1 + ||v_old||_1), when v has collapsed (below), or after
+``max_alternations`` rounds (the paper's design, not a failure: status "ok", ``diagnostics_["converged"]`` tells
+which). Choices: v starts
 isotropic at v0 = sqrt(2 gamma_ini), and C (when ``None``) is chosen, by the same inner CV as MM-FS's
 Algorithm 1 (section 4.3 gives a grid for C but not how v0 is set); feature j is selected when its
 equivalent gamma_j = v_j^2 / 2 exceeds ``threshold`` (1e-2), the criterion MM-FS uses, so both
@@ -22,7 +23,10 @@ Note: K(0) = e e' and y'alpha = 0, so v = 0 attains F = 0, the global minimum of
 Ipopt returns a local minimum near its start, which is what the alternation relies on.
 
 Collapse: a final v within the alternation's own stopping test of that minimum, ||v - 0||_1 <= ``tol_v``
-(1 + ||0||_1), is returned as v = 0 exactly (``diagnostics_["collapsed"]``). Section 5.1 reports this outcome:
+(1 + ||0||_1), is returned as v = 0 exactly (``diagnostics_["collapsed"]``), and ends the alternation: v = 0 is
+(15)'s global minimum for every alpha, and near it dF/dv_j = C2 beta > 0, so every later round's step 2 would
+return it again (jimenez2021's 220 committed fits all collapsed in round 1 and ran a second round that did, with
+up to 3 000 Ipopt iterations in a fit). Section 5.1 reports this outcome:
 "the gamma variables of all features tend to zero, leading to inaccurate predictions, where all the elements
 are classified with the label of the predominant class". Left at Ipopt's last iterate (v_j up to 3.6e-7 in
 jimenez2021's 220 fits), the final SVM's kernel is 1 - O(1e-13): its decision values, and so its AUC, rank
@@ -130,8 +134,8 @@ class KPFSOffShelf(BaseSelector):
                 break
             change = np.abs(best[0] - v).sum()
             v, objective = best
-            if change <= self.tol_v * (1.0 + np.abs(v).sum()):
-                converged = True
+            if change <= self.tol_v * (1.0 + np.abs(v).sum()) or np.maximum(v, 0.0).sum() <= self.tol_v:
+                converged = True  # a stopped v, or a collapsed one: every later round would return v = 0 again
                 break
             if status == "time_limit":
                 break
