@@ -259,6 +259,14 @@ def test_kp_fs_offshelf_reproduces_the_papers_collapse_to_zero_widths():
     assert 0.0 <= sel.diagnostics_["objective"] < 1e-20  # F(0) = (y'alpha)^2, not Ipopt's value at its last iterate
 
 
+def test_a_collapsed_kp_fs_fits_objective_is_its_closed_form_not_a_blas_round_off():
+    """At v = 0, F = (sum_i alpha_i y_i)^2, zero by (14)'s constraint: at C = 1e4, beta' K beta summed in BLAS
+    keeps a round-off many orders above it (1e-9 in jimenez2021's pima fits)."""
+    X, y = _wdbc(200, 10, seed=1)
+    sel = KPFSOffShelf(C=1e4, v0=1.0, C2=0.5, random_state=0).fit(X, y)
+    assert sel.diagnostics_["collapsed"] and 0.0 <= sel.diagnostics_["objective"] < 1e-20
+
+
 def test_a_collapsed_kp_fs_fit_is_scored_as_the_majority_class_on_every_machine():
     """Section 5.1: "all the elements are classified with the label of the predominant class". The widths of a
     collapsed fit are 0 exactly, so the final anisotropic SVM (``widths: all``) keeps no feature: its scores are

@@ -32,8 +32,10 @@ are classified with the label of the predominant class". Left at Ipopt's last it
 jimenez2021's 220 fits), the final SVM's kernel is 1 - O(1e-13): its decision values, and so its AUC, rank
 round-off that another CPU orders differently (benchmarks/RESULTS.md, issue 34, 2026-11-29). At v = 0 it is
 the majority-class classifier on every machine. ``objective`` is F (15) at the returned v, with the alpha of
-the last step 1 (at v = 0: (y'alpha)^2, zero up to libsvm's round-off), not Ipopt's value at its unclipped
-iterate, which its bound relaxation can leave below zero.
+the last step 1, not Ipopt's value at its unclipped iterate, which its bound relaxation can leave below zero; at
+v = 0 it is (sum_i alpha_i y_i)^2, zero by (14)'s constraint up to libsvm's round-off (about 1e-28), computed in
+that closed form: beta' K beta with K = e e' sums n terms as large as C and keeps a round-off of 1e-9 that
+BLAS orders differently on another CPU.
 The gradient (16) printed by Maldonado et al. is that of (15) with the opposite sign of its first term
 (the KP-SVM module, ``kp_svm``, follows (16)); solved as printed, to optimality, the widths collapse to
 zero, which is what Jimenez-Cordero et al. report for this comparator (section 5.1: "the gamma
@@ -143,7 +145,9 @@ class KPFSOffShelf(BaseSelector):
         collapsed = bool(v.sum() <= self.tol_v)  # the stopping test between v and F's global minimum v = 0
         if collapsed:
             v = np.zeros(M)
-        if objective is not None:  # F (15) at the v returned, with the alpha of the last step 1
+        if objective is not None and collapsed:
+            objective = float(np.sum(beta_vec)) ** 2  # F(0) = beta' e e' beta in closed form (module note)
+        elif objective is not None:  # F (15) at the v returned, with the alpha of the last step 1
             objective = KPWidthProblem(X, beta_vec, self.C2, self.beta).objective(v)
         gamma_eq = 0.5 * v * v
         self.weights_ = v
