@@ -1,7 +1,17 @@
 """KP-FS off the shelf on pima folds: the old module (85b8a12) and the new one, each with 1 and 2 BLAS threads
-(another summation order, as another CPU's BLAS would take): is the record (widths, objective, AUC) the same?"""
-import sys, json, numpy as np
-sys.path.insert(0, "/tmp/old")  # git show 85b8a12:src/svmfs/methods/kp_fs_offshelf.py > /tmp/old/kp_old.py (relative imports made absolute)
+(another summation order, as another CPU's BLAS would take): is the record (widths, objective, AUC) the same?
+Run from a campaign folder holding results/jimenez2021 (datasets and splits), inside the repository:
+    python benchmarks/bench_kp_fs_blas_threads.py
+The old module is taken from git (85b8a12) into a temporary folder, its relative imports made absolute."""
+import json, subprocess, sys, tempfile
+from pathlib import Path
+
+import numpy as np
+
+_old = subprocess.run(["git", "show", "85b8a12:src/svmfs/methods/kp_fs_offshelf.py"], capture_output=True, text=True, check=True).stdout
+_tmp = Path(tempfile.mkdtemp())
+(_tmp / "kp_old.py").write_text(_old.replace("from ..solvers", "from svmfs.solvers").replace("from .base", "from svmfs.methods.base"))
+sys.path.insert(0, str(_tmp))
 from threadpoolctl import threadpool_limits
 from sklearn.metrics import roc_auc_score
 from svmfs.methods.kp_fs_offshelf import KPFSOffShelf as New
