@@ -11,11 +11,10 @@ Alternation (at most ``max_alternations`` = 5 rounds, section 4.3):
 
 Stops when ||v_new - v_old||_1 <= ``tol_v`` (1 + ||v_old||_1), when v has collapsed (below), or after
 ``max_alternations`` rounds (the paper's design, not a failure: status "ok", ``diagnostics_["converged"]`` tells
-which). Choices: v starts
-isotropic at v0 = sqrt(2 gamma_ini), and C (when ``None``) is chosen, by the same inner CV as MM-FS's
-Algorithm 1 (section 4.3 gives a grid for C but not how v0 is set); feature j is selected when its
-equivalent gamma_j = v_j^2 / 2 exceeds ``threshold`` (1e-2), the criterion MM-FS uses, so both
-methods threshold the same kernel scale. (15) is written as in the paper, without the 1/2 of (14).
+which). Choices: v starts isotropic at v0 = sqrt(2 gamma_ini), and C (when ``None``) is chosen, by the same inner
+CV as MM-FS's Algorithm 1 (section 4.3 gives a grid for C but not how v0 is set); feature j is selected when its
+equivalent gamma_j = v_j^2 / 2 exceeds ``threshold`` (1e-2), the criterion MM-FS uses, so both methods threshold
+the same kernel scale. (15) is written as in the paper, without the 1/2 of (14).
 ``kernel_widths_`` = ``scores_`` = v^2 / 2 (gamma_j of kernel (13)) for the workflow's "anisotropic" final
 classifier on the selected features.
 
