@@ -117,6 +117,32 @@ def test_mit_schedule_active_set_equals_svc_loop():
     assert np.array_equal(sel.ranking_, ref)
 
 
+def spider_rfe_support(X, y, C, r):
+    """SPIDER's RFE as its training.m states it (speed = 0): while more than r features remain, train the
+    linear SVM and remove the floor(n / 2) smallest w_j^2, capped so that exactly r remain."""
+    active = np.arange(X.shape[1])
+    while active.size > r:
+        w = SVC(kernel="linear", C=C, tol=1e-12).fit(X[:, active], y).coef_.ravel()
+        n_remove = min(active.size // 2, active.size - r)
+        active = np.delete(active, np.argsort(w**2, kind="stable")[:n_remove])
+    return np.sort(active)
+
+
+def test_halve_schedule_is_spiders_rfe_at_every_size():
+    """step="halve" (sheet row R26 (c) of docs/protocols/rinaldi2010.md): floor(n / 2) per iteration, and the
+    size r read off the full ranking keeps what SPIDER's capped elimination keeps, also where a halving passes
+    over r (60 -> 30 -> 15 -> 8 -> 4: r = 5, 6, 7, 9, ..., 14)."""
+    assert rfe_schedule(60, "halve", 0) == [30, 15, 7, 4, 2, 1]
+    assert rfe_schedule(125, "halve", 0)[:2] == [62, 31]  # floor, where step=0.5 takes ceil: [63, 31]
+    X, y = problem(3, n=40, p=60, separable=False)
+    sel = SVMRFE(C=0.5, step="halve", switch_at=0, solver="active_set").fit(X, y)
+    for r in range(1, 31):
+        ours = np.sort(np.flatnonzero(sel.ranking_ <= r))
+        assert np.array_equal(ours, spider_rfe_support(X, y, 0.5, r)), r
+    with pytest.raises(ValueError, match="halve"):
+        rfe_schedule(10, "half", 0)
+
+
 @pytest.mark.parametrize("solver", ["kernel", "active_set"])
 def test_tie_rule_duplicated_feature(solver):
     """Identical columns have equal w_j up to rounding (BLAS may round the two products differently,

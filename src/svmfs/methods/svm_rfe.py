@@ -88,14 +88,22 @@ from ..solvers.smo import smo
 from .base import BaseSelector, support_from_ranking
 
 
-def rfe_schedule(n_features: int, step: float, switch_at: int) -> list[int]:
-    """Number of features removed at each elimination, down to one remaining feature."""
-    if not 0 < step < 1:
-        raise ValueError(f"step must be a fraction in (0, 1), got {step}")
+def rfe_schedule(n_features: int, step: float | str, switch_at: int) -> list[int]:
+    """Number of features removed at each elimination, down to one remaining feature.
+
+    ``step="halve"`` is the SPIDER toolbox's RFE (Rinaldi & Sciandrone 2010, sec. 5.3, sheet row R26 (c)):
+    ``floor(remaining / 2)`` while more than ``switch_at`` (SPIDER's ``speed``, default 0) remain. SPIDER caps
+    its last removal so that exactly r stay; read off the full ranking, the size r keeps the same features
+    (the r largest |w_j| of the SVM at the last size above r).
+    """
+    halve = step == "halve"
+    if not halve and not (isinstance(step, (int, float)) and 0 < step < 1):
+        raise ValueError(f"step must be a fraction in (0, 1) or 'halve', got {step!r}")
     removals, remaining = [], n_features
     while remaining > 1:
         if remaining > switch_at:
-            r = min(max(1, math.ceil(step * remaining)), remaining - switch_at)
+            n = remaining // 2 if halve else math.ceil(step * remaining)
+            r = min(max(1, n), remaining - switch_at)
         else:
             r = 1
         removals.append(r)
@@ -112,8 +120,9 @@ class SVMRFE(BaseSelector):
         Penalty of the linear SVM (tuned by inner CV).
     n_features_to_select : int or None
         Size of the selection read off the ranking; ``None`` keeps all.
-    step : float
-        Fraction of the remaining features removed per iteration while more than ``switch_at`` remain.
+    step : float or "halve"
+        Fraction of the remaining features removed per iteration while more than ``switch_at`` remain;
+        "halve": half of them, rounded down (the SPIDER toolbox's RFE, :func:`rfe_schedule`).
     switch_at : int
         From this many remaining features on, one feature is removed per iteration.
     max_iter : int
