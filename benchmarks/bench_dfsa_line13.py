@@ -42,10 +42,19 @@ RULES = ("as run", "freeze", "batch")
 def eliminate(X, t, rule: str, degree=2, offset=1.0) -> list[int]:
     """Algorithm 2 with the quadratic kernel (eq. 4) and step 13 read as ``rule`` (see the module doc);
     the features kept."""
+    batches = elimination_batches(X, t, rule, degree, offset)
+    gone = {f for b in batches for f in b}
+    return [f for f in range(X.shape[1]) if f not in gone]
+
+
+def elimination_batches(X, t, rule: str, degree=2, offset=1.0) -> list[list[int]]:
+    """The features each iteration of :func:`eliminate` removes, in order (one per iteration but under
+    ``batch``), down to the alignment stop."""
     from svmfs.solvers.alignment import alignment, base_matrix, candidate_alignments, kernel_from_base, update_base
 
     kw = dict(degree=degree, offset=offset, gamma=1.0)
     F = list(range(X.shape[1]))
+    batches: list[list[int]] = []
     frozen: set[int] = set()
     base = base_matrix(X, "poly")
     current = float(alignment(kernel_from_base(base, "poly", **kw), t))
@@ -67,8 +76,9 @@ def eliminate(X, t, rule: str, degree=2, offset=1.0) -> list[int]:
         for f in sorted(out):
             base = update_base(base, X[:, f], "poly", -1.0)
         F = [f for f in F if f not in out]
+        batches.append(sorted(out))
         current = float(alignment(kernel_from_base(base, "poly", **kw), t))
-    return F
+    return batches
 
 
 def _ci(v):
