@@ -98,7 +98,7 @@ def rfe_schedule(n_features: int, step: float | str, switch_at: int) -> list[int
     """
     halve = step == "halve"
     if not halve and not (isinstance(step, (int, float)) and 0 < step < 1):
-        raise ValueError(f"step must be a fraction in (0, 1) or 'halve', got {step!r}")
+        raise ValueError(f"step must be a fraction in (0, 1), got {step!r} (or 'halve', SPIDER's schedule)")
     removals, remaining = [], n_features
     while remaining > 1:
         if remaining > switch_at:
