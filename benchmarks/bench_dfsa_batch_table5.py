@@ -42,20 +42,12 @@ RULES = ("as run", "batch")
 
 
 def first_drop(Xtr, ytr, Xv, yv, batches) -> set[int]:
-    """The features removed before the first batch whose removal lowers the validation accuracy."""
-    from sklearn.svm import SVC
+    """The features removed before the first batch whose removal lowers the validation accuracy: the library's
+    own validation stop (``DFSA._validation_cut``, rule ``first_drop``, its SVM) walked over batches."""
+    from svmfs.methods.dfsa import DFSA
 
-    svm = SVC(C=1.0, kernel="poly", degree=2, coef0=1.0, gamma=1.0)
-    keep = np.ones(Xtr.shape[1], dtype=bool)
-    best = svm.fit(Xtr, ytr).score(Xv, yv)
-    gone: set[int] = set()
-    for b in batches:
-        keep[b] = False
-        acc = svm.fit(Xtr[:, keep], ytr).score(Xv[:, keep], yv)
-        if acc < best:
-            break
-        best, gone = acc, gone | set(b)
-    return gone
+    n = DFSA(validation_rule="first_drop")._validation_cut(Xtr, ytr, Xv, yv, batches, None)
+    return {f for b in batches[:n] for f in b}
 
 
 def run(workdir: Path, groups=None) -> None:

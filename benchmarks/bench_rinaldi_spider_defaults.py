@@ -67,9 +67,6 @@ def spider_rfe(X, y, r):
 
 
 def main(results: Path, specs):
-    import pandas as pd
-
-    rec = pd.read_parquet(results / "records.parquet") if (results / "records.parquet").exists() else None
     runs = results / "runs"
     print("| dataset | r | instances separable at every iteration | test accuracy, SPIDER defaults (those) | "
           "campaign rfe_svm (same instances) | campaign rfe_svm_*_halve (same instances) |")
