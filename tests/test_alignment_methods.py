@@ -279,3 +279,53 @@ def test_dfsa_validation_stop_rules_on_scripted_accuracies(monkeypatch, rule, re
     assert sel.get_support().sum() == 5 - removals
     assert np.array_equal(sel.get_support(), sel.ranking_ <= 5 - removals)
     assert set(svc.rows) == {7}
+
+
+def test_dfsa_step13_removes_every_feature_whose_removal_does_not_lower_the_alignment():
+    """Algorithm 2's optional step 13 with the sign of step 9 (``batch=True``): each iteration removes exactly
+    the features whose removal alone does not lower the alignment (DecrAlign <= 0), each recomputed here from
+    scratch on the current set; the path is the alignment of what is left; the stop leaves no such feature.
+    On f2 = x1 x2 + x3 with 20 features the batches take fewer iterations than one removal per iteration."""
+    X, y, _ = sparse_polynomial(n=150, kind="f2", seed=2)
+    X, t = _standardize(X), y.astype(float)
+    kw = dict(degree=2, offset=1.0, gamma=1.0)
+    res = backward_elimination(X, t, "poly", batch=True, **kw)
+    one = backward_elimination(X, t, "poly", **kw)
+    assert len(res.batches) < len(one.batches) and any(len(b) > 1 for b in res.batches)
+    F = list(range(X.shape[1]))
+    for b, after in zip(res.batches, res.path[1:]):
+        a = alignment(kernel_matrix(X, F, "poly", **kw), t)
+        decr = {j: a - alignment(kernel_matrix(X, [f for f in F if f != j], "poly", **kw), t) for j in F}
+        assert all(decr[j] <= 1e-10 for j in b) and all(decr[j] > -1e-10 for j in F if j not in b)
+        F = [f for f in F if f not in b]
+        assert after == pytest.approx(alignment(kernel_matrix(X, F, "poly", **kw), t), rel=1e-10)
+    a = alignment(kernel_matrix(X, F, "poly", **kw), t)
+    assert res.stopped == "no_increase" and res.kept.tolist() == F
+    assert all(a - alignment(kernel_matrix(X, [f for f in F if f != j], "poly", **kw), t) > 0 for j in F)
+    assert sorted(res.removed) == sorted(f for b in res.batches for f in b)
+
+
+def test_dfsa_step13_validation_stop_is_checked_once_per_iteration():
+    """Section 5.2's first-drop validation stop over step 13's iterations (C17 (d)): the support is the set
+    before the first iteration whose batch lowers the accuracy of eq. 4's SVM (C = 1) on the given points,
+    walked here with scikit-learn's SVC directly."""
+    from sklearn.svm import SVC
+
+    checked = 0
+    for seed in range(6):
+        X, y, _ = sparse_polynomial(n=200, kind="f2", seed=seed)
+        X = _standardize(X)
+        Xt, yt, Xv, yv = X[:100], y[:100], X[100:], y[100:]
+        sel = DFSA(step13=True, validation_rule="first_drop").fit(Xt, yt, validation=(Xv, yv))
+        batches = backward_elimination(Xt, yt.astype(float), "poly", degree=2, offset=1.0, gamma=1.0, batch=True).batches
+        keep, last = np.ones(20, dtype=bool), -1.0
+        for b in [[]] + batches:
+            trial = keep.copy()
+            trial[b] = False
+            acc = SVC(C=1.0, kernel="poly", degree=2, coef0=1.0, gamma=1.0).fit(Xt[:, trial], yt).score(Xv[:, trial], yv)
+            if acc < last:
+                break
+            keep, last = trial, acc
+        assert np.array_equal(sel.support_, keep)
+        checked += any(len(b) > 1 for b in batches)
+    assert checked >= 3  # batches of several features occurred

@@ -21,6 +21,10 @@ The text admits several readings, chosen by two parameters:
 - ``validation_path="alignment"`` (default): the removals of the alignment path, never past the alignment
   stop; ``"full"``: removals go on past the alignment stop (down to one feature), so that the validation
   stop alone ends the elimination ("Instead of selecting the best r ...").
+``step13=True`` runs Algorithm 2's optional step 13 (with the sign of step 9, see
+:func:`~svmfs.solvers.alignment.backward_elimination`): an iteration removes every feature whose removal
+alone does not lower the alignment, and the validation stop is checked once per iteration, "at each
+iteration of dFSA if the removal of features decrease the accuracy" (docs/protocols/catala_martin.md C17 (d)).
 ``subsample`` estimates the alignment on a random subset of the training points, as section 3.2
 suggests for large sets (plain random draw, no stratification). Data are used as given: the paper
 standardises them first (the workflow's normalisation does).
@@ -63,8 +67,10 @@ class DFSA(BaseSelector):
     C : float
         Penalty of the validation SVM.
     max_iter : int or None
-        Limit on the number of removals (``None``: until the alignment stop); reaching it sets
-        status ``max_iter``.
+        Limit on the number of iterations, removals without ``step13`` (``None``: until the alignment stop);
+        reaching it sets status ``max_iter``.
+    step13 : bool
+        Algorithm 2's optional step 13: an iteration removes a batch (see above).
 
     ``ranking_``: features kept at the alignment stop rank 1, removed ones by reverse removal order
     (last removed = 2); with ``validation_size`` the support may also keep some of the last removed.
@@ -75,7 +81,7 @@ class DFSA(BaseSelector):
 
     def __init__(self, kernel="poly", degree=2, offset=1.0, gamma=None, unbalanced=False, subsample=None,
                  random_state=None, validation_size=None, validation_rule="best", validation_path="alignment",
-                 C=1.0, max_iter=None):
+                 C=1.0, max_iter=None, step13=False):
         self.kernel = kernel
         self.degree = degree
         self.offset = offset
@@ -88,6 +94,7 @@ class DFSA(BaseSelector):
         self.validation_path = validation_path
         self.C = C
         self.max_iter = max_iter
+        self.step13 = step13
 
     def fit(self, X, y, validation=None):
         """Fit on (X, y); ``validation``: (X_val, y_val), points apart from the training side for the
@@ -122,7 +129,7 @@ class DFSA(BaseSelector):
             Xa, ya = X[rows], y[rows]
         res = backward_elimination(
             Xa, target_vector(ya, self.unbalanced), self.kernel, self.degree, self.offset, gamma, self.max_iter,
-            past_stop=validating and self.validation_path == "full",
+            past_stop=validating and self.validation_path == "full", batch=self.step13,
         )
         p = X.shape[1]
         self.ranking_ = np.ones(p, dtype=np.int64)
@@ -130,28 +137,30 @@ class DFSA(BaseSelector):
         self.scores_ = np.empty(p)
         self.scores_[res.removed] = res.decrease_at_removal
         self.scores_[res.kept] = res.kept_decrease
-        n_cut = len(res.removed)
+        n_cut = len(res.batches)  # iterations kept
         if validating:
-            n_cut = self._validation_cut(X, y, Xv, yv, res.removed, gamma)
-        self.support_ = self.ranking_ <= 1 + len(res.removed) - n_cut
+            n_cut = self._validation_cut(X, y, Xv, yv, res.batches, gamma)
+        n_out = sum(len(b) for b in res.batches[:n_cut])
+        self.support_ = self.ranking_ <= 1 + len(res.removed) - n_out
         self.n_iter_ = res.n_iter + (res.stopped == "no_increase")  # scoring passes, incl. the final one
         if res.stopped == "max_iter":
             self.diagnostics_["status"] = "max_iter"
         self.diagnostics_.update(
-            objective=res.path[n_cut], path=res.path, message=f"stopped: {res.stopped}; kept after {n_cut} removals"
+            objective=res.path[n_cut], path=res.path, message=f"stopped: {res.stopped}; kept after {n_out} removals"
         )
 
-    def _validation_cut(self, X, y, Xv, yv, removed, gamma):
-        """Number of removals (a prefix of the elimination) kept by the validation stop: ``best``, the best
-        validation accuracy (ties to more removals); ``first_drop``, the removals before the first one that
-        lowers it. The SVM has the selection kernel (gamma = 1 for the polynomial so it equals eq. 4)."""
+    def _validation_cut(self, X, y, Xv, yv, batches, gamma):
+        """Number of iterations (a prefix of the elimination; ``batches``: the features each removes) kept by
+        the validation stop: ``best``, the best validation accuracy (ties to more iterations); ``first_drop``,
+        the iterations before the first one that lowers it. The SVM has the selection kernel (gamma = 1 for
+        the polynomial so it equals eq. 4)."""
         svm = SVC(C=self.C, kernel=self.kernel, degree=self.degree, coef0=self.offset,
                   gamma=1.0 if self.kernel == "poly" else gamma)
         keep = np.ones(X.shape[1], dtype=bool)
         best, best_acc = 0, -1.0
-        for i in range(len(removed) + 1):
+        for i in range(len(batches) + 1):
             if i:
-                keep[removed[i - 1]] = False
+                keep[batches[i - 1]] = False
             acc = svm.fit(X[:, keep], y).score(Xv[:, keep], yv)
             if self.validation_rule == "first_drop" and acc < best_acc:
                 return i - 1

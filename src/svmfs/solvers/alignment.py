@@ -153,19 +153,21 @@ def recomputed_candidate_alignments(X, features, candidates, t, kernel, sign, **
 
 @dataclass
 class EliminationResult:
-    """Outcome of :func:`backward_elimination`: kept features, removal order and the alignment path."""
+    """Outcome of :func:`backward_elimination`: kept features, removal order (``batches``: per iteration) and the
+    alignment path."""
 
     kept: np.ndarray
     removed: list[int] = field(default_factory=list)
     path: list[float] = field(default_factory=list)
     decrease_at_removal: list[float] = field(default_factory=list)
+    batches: list[list[int]] = field(default_factory=list)
     kept_decrease: np.ndarray | None = None
     n_iter: int = 0
     stopped: str = "no_increase"
 
 
 def backward_elimination(X, t, kernel="linear", degree=2, offset=1.0, gamma=1.0, max_iter=None, incremental=True,
-                         past_stop=False):
+                         past_stop=False, batch=False):
     """Algorithm 2 (dFSA): remove, one at a time, the feature whose removal raises the alignment most;
     stop when every removal would lower it (``DecrAlign(out) > 0``) or after ``max_iter`` removals.
 
@@ -177,6 +179,12 @@ def backward_elimination(X, t, kernel="linear", degree=2, offset=1.0, gamma=1.0,
     ``incremental=False`` recomputes each candidate kernel from scratch (reference/benchmark only).
     ``past_stop=True`` ignores the alignment stop and removes down to one feature, each time the feature
     whose removal lowers the alignment least (a path for another stopping rule, e.g. section 5.2's).
+    ``batch=True`` adds Algorithm 2's optional step 13, "Remove from F features i with DecrAlign(i) > 0",
+    read with the sign of step 9 (read literally it would remove the features whose removal lowers the
+    alignment): an iteration removes, with step 9's ``out``, every feature whose removal alone does not
+    lower the alignment (``DecrAlign <= 0``), but never the last one, in the order of their DecrAlign
+    (``removed``; ``batches`` lists each iteration's); the alignment after a batch is recomputed from the
+    updated kernel, and ``path`` has one entry per iteration. ``max_iter`` then counts iterations.
     """
     kw = dict(degree=degree, offset=offset, gamma=gamma)
     F = list(range(X.shape[1]))
@@ -192,11 +200,23 @@ def backward_elimination(X, t, kernel="linear", degree=2, offset=1.0, gamma=1.0,
         if current - cand[k] > 0 and not past_stop:
             res.stopped, res.kept_decrease = "no_increase", current - cand
             break
-        out = F.pop(k)
-        base = update_base(base, X[:, out], kernel, -1.0)
-        res.decrease_at_removal.append(current - float(cand[k]))
-        current = float(cand[k])
-        res.removed.append(out)
+        if batch:
+            decr = current - cand
+            order = [int(j) for j in np.argsort(decr, kind="stable") if decr[j] <= 0]  # most raising first
+            order = order if len(order) < len(F) else [k]
+            out_batch = [F[j] for j in order]
+            for f in sorted(out_batch):
+                base = update_base(base, X[:, f], kernel, -1.0)
+            res.decrease_at_removal.extend(float(decr[j]) for j in order)
+            F = [f for f in F if f not in set(out_batch)]
+            current = float(alignment(kernel_from_base(base, kernel, **kw), t))
+        else:
+            out_batch = [F.pop(k)]
+            base = update_base(base, X[:, out_batch[0]], kernel, -1.0)
+            res.decrease_at_removal.append(current - float(cand[k]))
+            current = float(cand[k])
+        res.removed.extend(out_batch)
+        res.batches.append(out_batch)
         res.path.append(current)
         res.n_iter += 1
     else:
