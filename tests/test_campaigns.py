@@ -29,7 +29,7 @@ def run_campaign(name: str, workdir: Path, mirror_url: str = "", *extra: str) ->
     ]  # fmt: skip
     proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "SVMFS_MIRROR": mirror_url}, timeout=1800)
     assert proc.returncode == 0, proc.stderr[-6000:]
-    return workdir / "results" / name
+    return workdir / "results" / f"{name}_reduced"  # the overlay names its own campaign
 
 
 def _reproduced(out: Path) -> pd.DataFrame:
