@@ -4,7 +4,14 @@ import math
 
 import pandas as pd
 
-from svmfs.analysis.protocol_comparison import campaign_protocol, preference, side_by_side, side_by_side_markdown
+from svmfs.analysis.protocol_comparison import (
+    campaign_protocol,
+    preference,
+    readings_after_the_fact,
+    readings_after_the_fact_markdown,
+    side_by_side,
+    side_by_side_markdown,
+)
 
 
 def _table(rows):
@@ -78,3 +85,21 @@ def test_readings_run_as_other_methods_are_judged_as_the_published_method_and_ne
         assert str(e) == "camp: protocol.readings.m_best: no record of method 'm_best' in the campaign"
     else:
         raise AssertionError("a reading without records must fail")
+
+
+def test_readings_chosen_after_the_fact_count_only_gaps_another_reading_closes():
+    """k1: the counted reading is a gap and another agrees (it would flip); k2: the counted one agrees (nothing to
+    gain); k3: a gap no listed reading closes; k4: a gap the scorecard explains by a departure (merged verdict),
+    so another reading agreeing gains nothing. The ceiling is counted + 1 of 4."""
+    primary = campaign_protocol({"protocol": {"kind": "paper", "primary": True}})
+    other = campaign_protocol({"protocol": {"kind": "paper", "reading": "(b)"}})
+    a = _table([{"key": "k1", "ours": 80.0, "verdict": "gap, unexplained"}, {"key": "k2", "ours": 90.0, "verdict": "agrees"},
+                {"key": "k3", "ours": 70.0, "verdict": "gap, unexplained"}, {"key": "k4", "ours": 60.0, "verdict": "gap, unexplained"}])  # fmt: skip
+    b = _table([{"key": k, "ours": 90.0, "verdict": "agrees"} for k in ("k1", "k2", "k4")] + [{"key": "k3", "ours": 75.0, "verdict": "gap, unexplained"}])
+    df = side_by_side([("a", a, primary), ("b", b, other)])
+    merged = a.assign(verdict=["gap, unexplained", "agrees", "gap, unexplained", "gap, explained: departure X"])
+    flips = readings_after_the_fact(merged, df)
+    assert flips["key"].tolist() == ["k1"] and flips["agreeing_readings"].tolist() == ["b"]
+    md = "\n".join(readings_after_the_fact_markdown(flips, agree=1, explained=1, run=4))
+    assert "2 (50.0 %)" in md and "1 unexplained gaps would agree: 3 of 4 (75.0 %)" in md and "| p | Table 1 | 1 | `b` |" in md
+    assert readings_after_the_fact(merged, df.iloc[0:0]).empty

@@ -142,3 +142,42 @@ def side_by_side_markdown(df: pd.DataFrame) -> list[str]:
                    f"{_with_ci(r.ours, r.ci_low, r.ci_high)} | {campaign} | {r.verdict} | {nested} | "
                    f"{('+' if diff and not diff.startswith('-') else '') + diff} |")  # fmt: skip
     return out
+
+
+def readings_after_the_fact(merged: pd.DataFrame, df: pd.DataFrame) -> pd.DataFrame:
+    """The published numbers whose counted verdict (``merged``, the scorecard's, departures applied) is an
+    unexplained gap while another reading listed for them (``df``, :func:`side_by_side`, ``counted`` false)
+    agrees: what choosing the reading after seeing which one matches would gain, which the rule forbids. One
+    row per number, with the readings that agree (campaign names, sorted)."""
+    from .reproduction import verdict_kind
+
+    cols = ["paper", "table", "dataset", "method", "setting", "metric", "published", "key", "agreeing_readings"]
+    if df.empty or merged.empty:
+        return pd.DataFrame(columns=cols)
+    gaps = merged[merged["verdict"].astype(str).map(verdict_kind) == "gap unexplained"]
+    other = df[~df["counted"].astype(bool) & (df["verdict"].astype(str) == "agrees")]
+    agreeing = other.groupby("key")["campaign"].agg(lambda c: ", ".join(sorted(set(c))))
+    out = gaps[gaps["key"].isin(agreeing.index)].copy()
+    out["agreeing_readings"] = out["key"].map(agreeing)
+    return out.reindex(columns=cols).reset_index(drop=True)
+
+
+def readings_after_the_fact_markdown(flips: pd.DataFrame, agree: int, explained: int, run: int) -> list[str]:
+    """REPRODUCTION.md's "Readings chosen after the fact": the scorecard as counted (``agree`` + ``explained`` of
+    ``run``) and what it would read if each number took whichever listed reading agrees, per table, with the
+    readings that would do it. A measure of how far the choice of reading alone moves the numbers; never a
+    verdict."""
+    share = (lambda k: f"{100.0 * k / run:.1f} %") if run else (lambda k: "-")
+    now, ceiling = agree + explained, agree + explained + len(flips)
+    out = [f"Counted (readings fixed before the runs): {agree} agree and {explained} gaps explained of {run} numbers "
+           f"run, {now} ({share(now)}). If each number instead took whichever of its listed readings agrees, the "
+           f"reading chosen after seeing which one matches (what the rule forbids), {len(flips)} unexplained gaps "
+           f"would agree: {ceiling} of {run} ({share(ceiling)}). Per table, the numbers and the readings that "
+           "would flip them:", ""]  # fmt: skip
+    if flips.empty:
+        return out + ["None.", ""]
+    out += ["| paper | table | numbers | readings that agree where the counted one is a gap |", "|---|---|---|---|"]
+    for (paper, table), g in flips.groupby(["paper", "table"], sort=False):
+        names = sorted({n for s in g["agreeing_readings"] for n in s.split(", ")})
+        out.append(f"| {paper} | {table} | {len(g)} | " + ", ".join(f"`{n}`" for n in names) + " |")
+    return out + [""]
