@@ -329,3 +329,17 @@ def test_dfsa_step13_validation_stop_is_checked_once_per_iteration():
         assert np.array_equal(sel.support_, keep)
         checked += any(len(b) > 1 for b in batches)
     assert checked >= 3  # batches of several features occurred
+
+
+def test_dfsa_step13_past_the_alignment_stop_removes_one_feature_per_iteration():
+    """Step 13 with validation_path="full": past the alignment stop no removal keeps the alignment, so no batch
+    exists; each iteration then removes the one feature whose removal lowers it least, down to one feature."""
+    X, y, _ = sparse_polynomial(n=150, kind="f2", seed=2)
+    X, t = _standardize(X), y.astype(float)
+    stop = backward_elimination(X, t, "poly", degree=2, offset=1.0, gamma=1.0, batch=True)
+    full = backward_elimination(X, t, "poly", degree=2, offset=1.0, gamma=1.0, batch=True, past_stop=True)
+    n = len(stop.batches)
+    assert full.batches[:n] == stop.batches and full.stopped == "single_feature" and len(full.kept) == 1
+    assert all(len(b) == 1 for b in full.batches[n:]) and len(full.batches) == n + len(stop.kept) - 1
+    sel = DFSA(step13=True, validation_rule="first_drop", validation_path="full").fit(X[:100], y[:100], validation=(X[100:], y[100:]))
+    assert 1 <= sel.support_.sum() <= 20

@@ -184,7 +184,8 @@ def backward_elimination(X, t, kernel="linear", degree=2, offset=1.0, gamma=1.0,
     alignment): an iteration removes, with step 9's ``out``, every feature whose removal alone does not
     lower the alignment (``DecrAlign <= 0``), but never the last one, in the order of their DecrAlign
     (``removed``; ``batches`` lists each iteration's); the alignment after a batch is recomputed from the
-    updated kernel, and ``path`` has one entry per iteration. ``max_iter`` then counts iterations.
+    updated kernel, and ``path`` has one entry per iteration. ``max_iter`` then counts iterations. With
+    ``past_stop``, an iteration past the alignment stop (no removal keeps the alignment) removes one feature.
     """
     kw = dict(degree=degree, offset=offset, gamma=gamma)
     F = list(range(X.shape[1]))
@@ -203,12 +204,13 @@ def backward_elimination(X, t, kernel="linear", degree=2, offset=1.0, gamma=1.0,
         if batch:
             decr = current - cand
             order = [int(j) for j in np.argsort(decr, kind="stable") if decr[j] <= 0]  # most raising first
-            order = order if len(order) < len(F) else [k]
+            order = order if 0 < len(order) < len(F) else [k]  # past the stop (past_stop): one at a time
             out_batch = [F[j] for j in order]
             for f in sorted(out_batch):
                 base = update_base(base, X[:, f], kernel, -1.0)
             res.decrease_at_removal.extend(float(decr[j]) for j in order)
-            F = [f for f in F if f not in set(out_batch)]
+            gone = set(out_batch)
+            F = [f for f in F if f not in gone]
             current = float(alignment(kernel_from_base(base, kernel, **kw), t))
         else:
             out_batch = [F.pop(k)]
