@@ -53,11 +53,15 @@ def side(campaign: str, rev: str | None) -> tuple[dict, pd.DataFrame]:
 
 def row(campaign: str) -> dict:
     (p0, r0), (p1, r1) = side(campaign, BASE), side(campaign, None)
+    if len(r1) and set(r0["campaign"]) != set(r1["campaign"]):  # a name, not a result: mit9520_reduced's overlay
+        r0 = r0.assign(campaign=r1["campaign"].iloc[0])  # named its campaign mit9520 until 2026-11-29
     rerun = p1.get("export_git_sha") != p0.get("export_git_sha")
     ft0, ft1 = job_seconds(r0), job_seconds(r1)
     jobs = compare_jobs(r0, r1)
     same = sum(1 for diff, path in jobs.values() if not diff and not path)
     path_only = sum(1 for diff, path in jobs.values() if not diff and path)
+    # config_hash alone: the hash's form changed on 2026-11-28 (d30f2f6, every setting hashed), not the result
+    hash_only = sum(1 for diff, _ in jobs.values() if diff and all(d.startswith("config_hash:") for d in diff))
     longest = p1.get("longest_select_job") or {}
     cpu_after = p1.get("select_cpu_s")
     times = ROOT / "reproduction" / campaign / "select_jobs.csv"
@@ -74,7 +78,8 @@ def row(campaign: str) -> dict:
         "cpu_after_s": cpu_after if rerun else None,
         "longest_before_fit_tune_s": float(ft0.max()), "longest_after_fit_tune_s": float(ft1.max()) if rerun else None,
         "longest_after_cpu_s": longest.get("cpu_s") if rerun else None, "longest_after_job": longest.get("job") if rerun else None,
-        "records_identical": same, "records_path_only": path_only, "records_differ": len(jobs) - same - path_only,
+        "records_identical": same, "records_path_only": path_only, "records_hash_only": hash_only,
+        "records_differ": len(jobs) - same - path_only - hash_only,
         "export_after": (p1.get("export_git_sha") or "")[:7],
     }  # fmt: skip
 
@@ -86,7 +91,7 @@ def _jobs_wall(prov: dict) -> float | None:
 
 def markdown(df: pd.DataFrame) -> str:
     out = ["| campaign | select jobs | select span, 2 cores: before / after | jobs' wall, sum: before / after | select CPU, after "
-           "| longest job: before (fit + tune) / after (fit + tune; CPU) | records: identical / path only / differ | export after |",
+           "| longest job: before (fit + tune) / after (fit + tune; CPU) | records: identical / path only / config_hash only / differ | export after |",
            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]  # fmt: skip
     for r in df.itertuples():
         if not r.rerun:
@@ -97,7 +102,8 @@ def markdown(df: pd.DataFrame) -> str:
         out.append(f"| {r.campaign} | {r.select_jobs_after} | {_s(r.span_before_s)} / {_s(r.span_after_s)} "
                    f"| {_s(r.jobs_wall_before_s)} / {_s(r.jobs_wall_after_s)} | {_s(r.cpu_after_s)} "
                    f"| {_s(r.longest_before_fit_tune_s)} / {_s(r.longest_after_fit_tune_s)}{cpu_long} "
-                   f"| {r.records_identical} / {r.records_path_only} / {r.records_differ} | {r.export_after} |")  # fmt: skip
+                   f"| {r.records_identical} / {r.records_path_only} / {r.records_hash_only} / {r.records_differ} "
+                   f"| {r.export_after} |")  # fmt: skip
     return "\n".join(out)
 
 

@@ -305,10 +305,12 @@ def test_dfsa_step13_removes_every_feature_whose_removal_does_not_lower_the_alig
     assert sorted(res.removed) == sorted(f for b in res.batches for f in b)
 
 
-def test_dfsa_step13_validation_stop_is_checked_once_per_iteration():
-    """Section 5.2's first-drop validation stop over step 13's iterations (C17 (d)): the support is the set
-    before the first iteration whose batch lowers the accuracy of eq. 4's SVM (C = 1) on the given points,
-    walked here with scikit-learn's SVC directly."""
+@pytest.mark.parametrize("rule", ["first_drop", "best"])
+def test_dfsa_step13_validation_stop_is_checked_once_per_iteration(rule):
+    """Section 5.2's validation stop over step 13's iterations (C17 (d)): the support is the set before the first
+    iteration whose batch lowers the accuracy of eq. 4's SVM (C = 1) on the given points (``first_drop``), or
+    the set after the iterations with the best accuracy, ties to more (``best``), walked here with
+    scikit-learn's SVC directly over the batches."""
     from sklearn.svm import SVC
 
     checked = 0
@@ -316,30 +318,50 @@ def test_dfsa_step13_validation_stop_is_checked_once_per_iteration():
         X, y, _ = sparse_polynomial(n=200, kind="f2", seed=seed)
         X = _standardize(X)
         Xt, yt, Xv, yv = X[:100], y[:100], X[100:], y[100:]
-        sel = DFSA(step13=True, validation_rule="first_drop").fit(Xt, yt, validation=(Xv, yv))
+        sel = DFSA(step13=True, validation_rule=rule).fit(Xt, yt, validation=(Xv, yv))
         batches = backward_elimination(Xt, yt.astype(float), "poly", degree=2, offset=1.0, gamma=1.0, batch=True).batches
-        keep, last = np.ones(20, dtype=bool), -1.0
+        keep, accs = np.ones(20, dtype=bool), []
+        kept = []
         for b in [[]] + batches:
-            trial = keep.copy()
-            trial[b] = False
-            acc = SVC(C=1.0, kernel="poly", degree=2, coef0=1.0, gamma=1.0).fit(Xt[:, trial], yt).score(Xv[:, trial], yv)
-            if acc < last:
-                break
-            keep, last = trial, acc
-        assert np.array_equal(sel.support_, keep)
-        checked += any(len(b) > 1 for b in batches)
-    assert checked >= 3  # batches of several features occurred
+            keep = keep.copy()
+            keep[b] = False
+            kept.append(keep)
+            accs.append(SVC(C=1.0, kernel="poly", degree=2, coef0=1.0, gamma=1.0).fit(Xt[:, keep], yt).score(Xv[:, keep], yv))
+        if rule == "first_drop":
+            m = next((i - 1 for i in range(1, len(accs)) if accs[i] < max(accs[:i])), len(accs) - 1)
+        else:
+            m = max(i for i, a in enumerate(accs) if a == max(accs))
+        assert np.array_equal(sel.support_, kept[m])
+        checked += any(len(b) > 1 for b in batches[:m])
+    assert checked >= 2  # the kept prefix held batches of several features
 
 
-def test_dfsa_step13_past_the_alignment_stop_removes_one_feature_per_iteration():
-    """Step 13 with validation_path="full": past the alignment stop no removal keeps the alignment, so no batch
-    exists; each iteration then removes the one feature whose removal lowers it least, down to one feature."""
+def test_dfsa_step13_past_the_alignment_stop_goes_on_to_one_feature():
+    """Step 13 with validation_path="full" (past_stop): an iteration where no removal keeps the alignment removes
+    step 9's out alone, down to one feature (``max_iter`` bounds the test: before the fix such an iteration removed
+    nothing and looped). The path up to the alignment stop is the one without past_stop; DFSA's support is the set
+    left after a whole number of iterations."""
     X, y, _ = sparse_polynomial(n=150, kind="f2", seed=2)
     X, t = _standardize(X), y.astype(float)
-    stop = backward_elimination(X, t, "poly", degree=2, offset=1.0, gamma=1.0, batch=True)
-    full = backward_elimination(X, t, "poly", degree=2, offset=1.0, gamma=1.0, batch=True, past_stop=True)
+    kw = dict(degree=2, offset=1.0, gamma=1.0, batch=True)
+    stop = backward_elimination(X, t, "poly", **kw)
+    full = backward_elimination(X, t, "poly", past_stop=True, max_iter=40, **kw)
     n = len(stop.batches)
     assert full.batches[:n] == stop.batches and full.stopped == "single_feature" and len(full.kept) == 1
-    assert all(len(b) == 1 for b in full.batches[n:]) and len(full.batches) == n + len(stop.kept) - 1
-    sel = DFSA(step13=True, validation_rule="first_drop", validation_path="full").fit(X[:100], y[:100], validation=(X[100:], y[100:]))
-    assert 1 <= sel.support_.sum() <= 20
+    assert all(full.batches) and sorted(f for b in full.batches for f in b) == sorted(set(range(20)) - set(full.kept.tolist()))
+    Xt, yt = X[:100], y[:100]
+    batches = backward_elimination(Xt, yt.astype(float), "poly", past_stop=True, max_iter=40, **kw).batches
+    for rule in ("first_drop", "best"):
+        sel = DFSA(step13=True, validation_rule=rule, validation_path="full", max_iter=40).fit(Xt, yt, validation=(X[100:], y[100:]))
+        left = [set(range(20)) - {f for b in batches[:m] for f in b} for m in range(len(batches) + 1)]
+        assert set(np.flatnonzero(sel.support_).tolist()) in left
+
+
+def test_dfsa_step13_max_iter_counts_iterations():
+    """With step13, ``max_iter=1`` removes the first batch, however many features it holds."""
+    X, y, _ = sparse_polynomial(n=150, kind="f2", seed=2)
+    X = _standardize(X)
+    first = backward_elimination(X, y.astype(float), "poly", degree=2, offset=1.0, gamma=1.0, batch=True).batches[0]
+    sel = DFSA(step13=True, max_iter=1).fit(X, y)
+    assert len(first) > 1 and sel.diagnostics_["status"] == "max_iter"
+    assert set(np.flatnonzero(~sel.support_).tolist()) == set(first) and sel.ranking_.max() == 1 + len(first)

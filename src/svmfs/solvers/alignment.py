@@ -182,10 +182,12 @@ def backward_elimination(X, t, kernel="linear", degree=2, offset=1.0, gamma=1.0,
     ``batch=True`` adds Algorithm 2's optional step 13, "Remove from F features i with DecrAlign(i) > 0",
     read with the sign of step 9 (read literally it would remove the features whose removal lowers the
     alignment): an iteration removes, with step 9's ``out``, every feature whose removal alone does not
-    lower the alignment (``DecrAlign <= 0``), but never the last one, in the order of their DecrAlign
-    (``removed``; ``batches`` lists each iteration's); the alignment after a batch is recomputed from the
-    updated kernel, and ``path`` has one entry per iteration. ``max_iter`` then counts iterations. With
-    ``past_stop``, an iteration past the alignment stop (no removal keeps the alignment) removes one feature.
+    lower the alignment (``DecrAlign <= 0``), in the order of their DecrAlign (``removed``; ``batches``
+    lists each iteration's). Where every remaining feature qualifies, the iteration removes step 9's ``out``
+    alone, so the set never empties. The alignment after a batch is recomputed from the updated kernel, and
+    ``path`` has one entry per iteration; ``max_iter`` then counts iterations. With ``past_stop``, an
+    iteration where no removal keeps the alignment removes step 9's ``out`` alone (the least lowering), and
+    a later one may remove a batch again.
     """
     kw = dict(degree=degree, offset=offset, gamma=gamma)
     F = list(range(X.shape[1]))
