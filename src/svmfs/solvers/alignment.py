@@ -153,17 +153,21 @@ def recomputed_candidate_alignments(X, features, candidates, t, kernel, sign, **
 
 @dataclass
 class EliminationResult:
-    """Outcome of :func:`backward_elimination`: kept features, removal order (``batches``: per iteration) and the
-    alignment path."""
+    """Outcome of :func:`backward_elimination`: kept features, the features each iteration removed
+    (``batches``; ``removed``: in removal order) and the alignment path."""
 
     kept: np.ndarray
-    removed: list[int] = field(default_factory=list)
     path: list[float] = field(default_factory=list)
     decrease_at_removal: list[float] = field(default_factory=list)
     batches: list[list[int]] = field(default_factory=list)
     kept_decrease: np.ndarray | None = None
     n_iter: int = 0
     stopped: str = "no_increase"
+
+    @property
+    def removed(self) -> list[int]:
+        """The removed features in removal order (``batches`` flattened)."""
+        return [f for b in self.batches for f in b]
 
 
 def backward_elimination(X, t, kernel="linear", degree=2, offset=1.0, gamma=1.0, max_iter=None, incremental=True,
@@ -219,7 +223,6 @@ def backward_elimination(X, t, kernel="linear", degree=2, offset=1.0, gamma=1.0,
             base = update_base(base, X[:, out_batch[0]], kernel, -1.0)
             res.decrease_at_removal.append(current - float(cand[k]))
             current = float(cand[k])
-        res.removed.extend(out_batch)
         res.batches.append(out_batch)
         res.path.append(current)
         res.n_iter += 1
