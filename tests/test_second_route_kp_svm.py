@@ -3,9 +3,10 @@
 Everything below is written again from the paper with NumPy and scikit-learn's public SVC: kernel (11), the
 dual (14) and its derivative in the widths v, the gradient (16) as printed, Algorithm 1's step and elimination.
 The library is only called through its public selector :class:`svmfs.methods.kp_svm.KPSVM`, on the paper
-protocol's colon training side (``config/campaigns/protocol/maldonado2011_paper.yaml``: the campaign's outer
-split, z-scores fitted on the training side, C = 10 and v0 = 0.01 from the Gaussian model selection), read
-from ``../shared/data`` through the project's loader and split function.
+protocol's colon training side (the campaign ``maldonado2011_paper`` as its export holds it,
+``reproduction/maldonado2011_paper/config.yaml``: its outer split, z-scores fitted on the training side, C = 10
+and v0 = 0.01 from the Gaussian model selection), read from ``../shared/data`` through the project's loader and
+split function.
 
 What is checked (protocol sheet rows K24, K29):
 
@@ -28,10 +29,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+import yaml
 from conftest import shared_data
 from sklearn.svm import SVC
 
-from svmfs.config import job_campaign_config, load_config
 from svmfs.data.registry import build_dataset, load_registry
 from svmfs.methods.kp_svm import KPSVM
 from svmfs.protocol.normalize import normalize_fold
@@ -39,18 +40,18 @@ from svmfs.protocol.seeds import splits_seed
 from svmfs.protocol.splits import make_splits
 
 ROOT = Path(__file__).resolve().parents[1]
-CAMPAIGN = "config/campaigns/protocol/maldonado2011_paper.yaml"
+EXPORT = ROOT / "reproduction" / "maldonado2011_paper"  # config.yaml (the campaign as run) and records.parquet
 C, V0, BETA = 10.0, 0.01, 5.0  # the campaign's K9 start for colon
 
 
 @pytest.fixture(scope="module")
 def colon():
     """The colon training side of the paper-protocol campaign (31 x 2000, z-scored on the training side)."""
-    cfg = load_config(ROOT / CAMPAIGN, workdir=ROOT)
+    cfg = yaml.safe_load((EXPORT / "config.yaml").read_text())
     ds = build_dataset("colon", load_registry(ROOT / "config" / "datasets.yaml")["colon"], raw_dir=shared_data())
-    camp = job_campaign_config(cfg, "colon", "kp_svm")
-    fold = make_splits(ds.y, camp["splits"], splits_seed(cfg["seed"], "colon"), dataset="colon")[0]
-    norm = camp["normalization"]
+    spec = {**cfg["splits"], **cfg["datasets"]["colon"].get("splits", {})}
+    fold = make_splits(ds.y, spec, splits_seed(cfg["seed"], "colon"), dataset="colon")[0]
+    norm = cfg["normalization"]
     X, _, _ = normalize_fold(ds.X, np.asarray(fold["train"]), np.asarray(fold["test"]), norm["method"], norm["scope"])
     return X, ds.y[np.asarray(fold["train"])].astype(float)
 
@@ -174,7 +175,7 @@ def test_literal_gamma_own_route_and_library_agree(colon, C2):
 
 def test_shrunk_step_and_the_committed_paper_protocol_selection(colon):
     X, y = colon
-    rec = pd.read_parquet(ROOT / "reproduction" / "maldonado2011_paper" / "records.parquet")
+    rec = pd.read_parquet(EXPORT / "records.parquet")
     rec = rec[(rec.method == "kp_svm") & (rec.dataset == "colon")].iloc[0]
     params = json.loads(rec.selector_params)
     assert (params["C2"], params["iterations"]) == (0.1, 10)
