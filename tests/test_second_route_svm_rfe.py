@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
+from sklearn import config_context
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.feature_selection import RFECV
 from sklearn.model_selection import StratifiedKFold
@@ -108,6 +109,12 @@ class RankThenScore(ClassifierMixin, BaseEstimator):
 def inner_scores(X, y, folds, C, step, final_C, sizes):
     """Mean inner accuracy of each kept count: SVMRFE's ranking on each inner fold, an SVC at each final C."""
     acc = np.zeros((len(folds), len(sizes), len(final_C)))
+    with config_context(assume_finite=True, skip_parameter_validation=True):  # many tiny fits: skip the checks
+        _fill(acc, X, y, folds, C, step, final_C, sizes)
+    return acc.mean(axis=0)
+
+
+def _fill(acc, X, y, folds, C, step, final_C, sizes):
     for i, (tr, va) in enumerate(folds):
         ranking = SVMRFE(C=C, step=step, switch_at=100).fit(X[tr], y[tr]).ranking_
         for a, k in enumerate(sizes):
@@ -115,7 +122,6 @@ def inner_scores(X, y, folds, C, step, final_C, sizes):
             for b, fc in enumerate(final_C):
                 svm = SVC(kernel="linear", C=fc).fit(X[tr][:, keep], y[tr])
                 acc[i, a, b] = np.mean(svm.predict(X[va][:, keep]) == y[va])
-    return acc.mean(axis=0)
 
 
 def smallest_best(scores, sizes):
