@@ -1,47 +1,37 @@
-"""Issue 34 goal 1: where the select time of the committed campaigns goes, from their exports alone (no rerun).
+"""Where the select time of the committed campaigns goes, from their exports alone (no rerun).
 
-Per committed folder ``reproduction/<name>/`` and per method: the select jobs, the select phase's wall time on
-the 2-core machine that ran it, and its split into method fits, inner-CV tuning, final classifier and fixed
-cost, as far as the export records them:
-
-- ``fit_s``: the records' ``fit_time_s`` (the selector's fit on the whole training side, select_job step 4);
-- ``tune_s``: the records' ``tune_time_s`` (the selector's inner-CV tuning, jointly with the final
-  classifier's grid, step 3);
-- ``select_span_s``: provenance ``select_wall_s``, first select job's start to last one's end on 2 cores
-  (over every session of a resumed campaign: it includes the pauses between them);
-- ``jobs_wall_s``: the select jobs' benchmark seconds, summed (provenance ``job_benchmark_s`` minus
-  ``aggregation_s``); per job they are not exported, so not per method either;
-- ``rest_s`` = jobs_wall_s - fit_s - tune_s: the final classifier (its inner-CV tuning, refit and test
-  scoring, logged by the job, not exported), the in-job audits (test_tuned, global_scaling) and the fixed cost
-  (process, reading, writing). The export does not split it: final classifier and fixed cost are "not recorded".
-
-Where the current export's jobs have no benchmark (restored from an earlier export, ``select_jobs_without_benchmark``)
-the times of the earlier export of the same jobs (``earlier_exports``) are used and the row says so.
-Longest jobs and jobs over 5 minutes go by fit + tune, a lower bound of a job's wall time.
-
-Exports made since the per-job table existed (``select_jobs.csv``: each select job's and part's CPU seconds, its
-final classifier's and audits' seconds from its log) get a second table, in CPU seconds, with the stages the
-first one calls "not recorded" (:func:`cpu_rows`): fixed cost = CPU - fit - tune - final classifier - audits.
-
-    python benchmarks/bench_profile.py            # writes benchmarks/profile_select_time.csv (and
-                                                  # profile_select_cpu.csv), prints markdown
+Per committed folder ``reproduction/<name>/`` and per method: the select jobs, the select phase's wall time on the
+2-core machine that ran it, and its split into method fits, inner-CV tuning, final classifier and fixed cost, as
+far as the export records them: ``fit_s`` (the records' ``fit_time_s``), ``tune_s`` (``tune_time_s``),
+``select_span_s`` (provenance ``select_wall_s``: first select job's start to last one's end, pauses between
+sessions included), ``jobs_wall_s`` (the select jobs' benchmark seconds, summed) and ``rest_s`` = jobs_wall_s -
+fit_s - tune_s. Exports with ``select_jobs.csv`` also split each job's CPU seconds by stage (case ``cpu``):
+fixed cost = CPU - fit - tune - final classifier - audits. Where an export's jobs were restored from an earlier
+export, that export's times are used.
 """
 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pandas as pd
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
+from benchmarks.common import ROOT
+from svmfs.reproduce.check import job_seconds
 
-from svmfs.reproduce.check import job_seconds  # noqa: E402
-
-OUT_CSV = ROOT / "benchmarks" / "profile_select_time.csv"
-OUT_CPU_CSV = ROOT / "benchmarks" / "profile_select_cpu.csv"
+QUESTION = "Where does the select time of the committed campaigns go: method fits, inner-CV tuning, final classifier, audits, fixed cost?"
+DATA = "The committed exports under reproduction/ (records, provenance, select_jobs.csv), read only: nothing is rerun"
+TOPIC = "workflow overhead"
+RESULTS = "select_profile"
+CASES = {
+    "cpu": {"question": "How many CPU seconds do the committed campaigns' select jobs (and their parts) spend in each stage, and which job is the longest?",
+            "data": "The committed exports that hold select_jobs.csv (each select job's and part's CPU seconds by stage, from its log)"},
+    "records": {"question": "How much of each committed campaign's select phase is method fits and inner-CV tuning, by the records' own times?",
+                "data": "Every committed export's records.parquet (fit_time_s, tune_time_s) and provenance.json (the 2-core select span)"},
+    "holders": {"question": "Which (campaign, method, dataset) holds the most recorded select compute?",
+                "data": "Every committed export's records.parquet (fit + tune seconds), the largest 12"},
+}
 LONG_JOB_S = 300.0
 NOT_RECORDED = "not recorded"
 
@@ -79,6 +69,7 @@ def load_export(folder: Path) -> dict:
 
 
 def exports(root: Path = ROOT / "reproduction") -> list[dict]:
+    """Every committed export (a folder of ``root`` with records.parquet), by name."""
     return [load_export(p) for p in sorted(root.iterdir()) if (p / "records.parquet").is_file()]
 
 
@@ -173,64 +164,36 @@ def holders(camps: list[dict], top: int = 12) -> pd.DataFrame:
     return g.sort_values("fit_tune_s", ascending=False).head(top).reset_index(drop=True)
 
 
-def _s(v) -> str:
-    if v is None or (isinstance(v, float) and pd.isna(v)):
-        return "-"
-    if isinstance(v, str):
-        return v
-    return f"{v:,.0f}".replace(",", " ") if abs(v) >= 10 else f"{v:.1f}"
+def _round(df: pd.DataFrame) -> list[dict]:
+    def r_(v):
+        if not isinstance(v, float) or v != v:
+            return v
+        return round(v, 1) if abs(v) >= 100 else float(f"{v:.4g}")
+
+    return [{k: r_(v) for k, v in r.items()} for r in df.to_dict("records")]
 
 
-def _pct(part, whole) -> str:
-    return "" if whole in (None, 0) or part is None or pd.isna(whole) else f" ({100 * part / whole:.0f} %)"
-
-
-def markdown(df: pd.DataFrame, longest: pd.DataFrame, top: pd.DataFrame) -> str:
-    out = ["| campaign | method | select jobs | select span, 2 cores | jobs' wall, sum | method fits | inner-CV tuning "
-           "| final classifier | fixed cost | rest: final + audits + fixed | longest job (fit+tune) | jobs > 5 min |",
-           "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: |"]  # fmt: skip
-    for r in df.itertuples():
-        whole = r.jobs_wall_s if r.method == "(all)" else None
-        camp = f"**{r.campaign}**" if r.method == "(all)" else ""
-        wall = _s(r.jobs_wall_s) if r.method == "(all)" else NOT_RECORDED
-        if r.method == "(all)" and r.times_from.startswith("earlier"):
-            wall += " (first run)"
-        rest = f"{_s(r.rest_s)}{_pct(r.rest_s, whole)}" if r.method == "(all)" else "-"
-        out.append(f"| {camp} | {r.method} | {r.select_jobs} | {_s(r.select_span_s)} | {wall} | {_s(r.fit_s)}{_pct(r.fit_s, whole)} "
-                   f"| {_s(r.tune_s)}{_pct(r.tune_s, whole)} | {r.final_classifier_s} | {r.fixed_s} | {rest} "
-                   f"| {_s(r.max_fit_tune_s)} | {r.jobs_fit_tune_over_5min} |")  # fmt: skip
-    camp = df[df["method"] == "(all)"]
-    out.append(f"| **all committed** | | {camp['select_jobs'].sum()} | {_s(camp['select_span_s'].dropna().sum())} "
-               f"| {_s(camp['jobs_wall_s'].dropna().sum())} | {_s(camp['fit_s'].sum())} | {_s(camp['tune_s'].sum())} "
-               f"| {NOT_RECORDED} | {NOT_RECORDED} | {_s(camp['rest_s'].dropna().sum())} | {_s(camp['max_fit_tune_s'].max())} "
-               f"| {camp['jobs_fit_tune_over_5min'].sum()} |")  # fmt: skip
-    out += ["", "Longest select job per campaign (by fit + tune, a lower bound of its wall time):", "",
-            "| campaign | method | dataset | setting | fold | fit + tune | jobs > 5 min |", "| --- | --- | --- | --- | ---: | ---: | ---: |"]  # fmt: skip
-    for r in longest.itertuples():
-        out.append(f"| {r.campaign} | {r.method} | {r.dataset} | {r.setting} | {r.fold} | {r.fit_tune_s:.1f} s | {r.jobs_over_5min} |")
-    out += ["", "Where the recorded compute is (fit + tune by campaign, method and dataset, the largest):", "",
-            "| campaign | method | dataset | jobs | fit + tune | share of all committed fit + tune | longest job |",
-            "| --- | --- | --- | ---: | ---: | ---: | ---: |"]  # fmt: skip
-    for r in top.itertuples():
-        out.append(f"| {r.campaign} | {r.method} | {r.dataset} | {r.jobs} | {_s(r.fit_tune_s)} s | {100 * r.share:.1f} % | {r.max_s:.0f} s |")
-    return "\n".join(out)
-
-
-def main() -> None:
+def run(case: str, quick: bool = False) -> list[dict]:
     camps = exports()
-    df = profile_rows(camps)
-    tmp = OUT_CSV.with_suffix(".csv.tmp")
-    df.to_csv(tmp, index=False, float_format="%.1f", lineterminator="\n")
-    tmp.replace(OUT_CSV)
-    print(markdown(df, longest_jobs(camps), holders(camps)))
-    cpu = cpu_rows(camps)
-    if not cpu.empty:
-        tmp = OUT_CPU_CSV.with_suffix(".csv.tmp")
-        cpu.to_csv(tmp, index=False, float_format="%.1f", lineterminator="\n")
-        tmp.replace(OUT_CPU_CSV)
-        print("\nSelect CPU by stage (exports with select_jobs.csv):\n")
-        print(cpu_markdown(cpu))
+    if case == "cpu":
+        return _round(cpu_rows(camps))
+    if case == "records":
+        df = profile_rows(camps)
+        return _round(df.merge(longest_jobs(camps)[["campaign", "method", "dataset", "setting", "fold"]].rename(
+            columns={"method": "longest_method", "dataset": "longest_dataset", "setting": "longest_setting", "fold": "longest_fold"}),
+            on="campaign", how="left"))
+    return _round(holders(camps))
 
 
-if __name__ == "__main__":
-    main()
+def table(case: str, rows: list[dict]) -> list[dict]:
+    """RESULTS.md shows one row per campaign (every method together), the largest first."""
+    if case == "holders":
+        return rows
+    top = [r for r in rows if r["method"] == "(all)"]
+    key = "cpu_s" if case == "cpu" else "fit_s"
+    top.sort(key=lambda r: -float(r[key] or 0))
+    keep = (["campaign", "select_jobs", "jobs_and_parts", "cpu_s", "fit_s", "tune_s", "final_classifier_s", "audits_s", "fixed_s",
+             "longest_cpu_s", "longest_job", "jobs_over_5min_cpu"] if case == "cpu" else
+            ["campaign", "select_jobs", "select_span_s", "jobs_wall_s", "fit_s", "tune_s", "rest_s", "max_fit_tune_s",
+             "jobs_fit_tune_over_5min", "times_from"])  # fmt: skip
+    return [{k: r[k] for k in keep} for r in top]
