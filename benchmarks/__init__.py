@@ -30,7 +30,7 @@ NOT_BENCHMARKS = {"__main__", "common"}
 def names() -> list[str]:
     """The benchmark modules' names, sorted."""
     here = [m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)])]
-    return sorted(n for n in here if n not in NOT_BENCHMARKS and not n.startswith(("_", "bench_", "fit_logging")))  # TRANSITION
+    return sorted(n for n in here if n not in NOT_BENCHMARKS and not n.startswith("_"))
 
 
 def load(name: str):

@@ -136,9 +136,8 @@ def dataset(name: str):
     from svmfs.data.registry import load_registry
 
     if name == "wdbc":
-        return sklearn_breast_cancer()
-    reg = load_registry()[name]
-    return read_download(reg.format, SHARED / reg.local_name, name, reg.params)
+        return sklearn_breast_cancer("wdbc")
+    return read_download(name, load_registry(ROOT / "config" / "datasets.yaml")[name], SHARED)
 
 
 def zscore(X):

@@ -1,5 +1,5 @@
-"""Issue 35: what the inner CV of the mit9520 paper campaign chose for the Table 2-3 gaps in the number of
-features, and what the sheet's departures M11 and M18 (docs/protocols/mit9520.md) would have chosen instead.
+"""What the inner CV of the mit9520 paper campaign chose for the Table 2-3 gaps in the number of features, and what
+the sheet's readings M11 and M18 (docs/protocols/mit9520.md) would have chosen instead.
 
 For each job of ``reproduction/mit9520_paper/records.parquet`` in the given (setting, method) pairs, rebuilds
 the job's data and split through the workflow (``WORKDIR/results``, once), recomputes its inner-CV scores
@@ -22,23 +22,26 @@ off the same score table:
 Each choice is then fitted on the whole training side (the job's step 4) and scored on its test side by the
 final classifier, its C re-tuned by inner CV on the features kept as the job's step 5 does (M18: the selector's C,
 nothing re-tuned): its number of features and test error.
-Prints per job and per setting (mean, sd and the 95 % t interval over the 5 draws, as the report's).
-
-Usage: PYTHONPATH=src python benchmarks/bench_mit9520_inner_choice.py WORKDIR [--pairs ex3_rho02:svm_rfe ...]
+Rows per setting, method and rule: the number of features and the test error (mean, sd and the 95 % t interval
+over the 5 draws, as the report's). The inner-CV scores of each job are cached in the scratch folder.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
-import os
-import time
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+from benchmarks.common import ROOT, WORK
+
+QUESTION = "Which kept count did the mit9520 paper campaign's inner CV choose, and what would the readings M11 (ties by support on the whole training side) and M18 (score the RFE's own SVM) have chosen?"
+DATA = ("The committed mit9520_paper jobs of ex2_rho02 / l1_rfe, ex3_rho02 / svm_rfe, ex3_rho08 / svm_rfe and ex3_rho08 / l1_rfe "
+        "(5 draws each), their data and splits rebuilt through the workflow, inner-CV scores recomputed, 1 BLAS thread (quick: ex3_rho02 / svm_rfe)")
+TOPIC = "reproduction evidence"
+RESULTS = "mit9520"
+CASES = {"inner_choice": {}}
 FOLDER = ROOT / "reproduction" / "mit9520_paper"
 PAIRS = ("ex2_rho02:l1_rfe", "ex3_rho02:svm_rfe", "ex3_rho08:svm_rfe", "ex3_rho08:l1_rfe")
 RULES = ("campaign", "M18", "M11", "M18+M11")
@@ -73,10 +76,7 @@ def _ci(values):
     return v.mean(), v.std(ddof=1), v.mean() - half, v.mean() + half
 
 
-def run(workdir: Path, pairs) -> None:
-    from threadpoolctl import threadpool_limits
-
-    threadpool_limits(1)
+def inner_choice(workdir: Path, pairs) -> dict:
     import pandas as pd
 
     from svmfs.config import job_campaign_config, job_method_config, method_settings
@@ -96,8 +96,8 @@ def run(workdir: Path, pairs) -> None:
     jobs = records[[(g, m) in want for g, m in zip(records["dataset_group"], records["method"])]].sort_values(["dataset_group", "method", "dataset"])
     cfg, res = prepare_job_data(dict(load_yaml_file(FOLDER / "config.yaml")), jobs["dataset"], workdir)
     config = validated(cfg)
-    print(f"{time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}; load {os.getloadavg()}; code {__import__('svmfs').__file__}", flush=True)
     out: dict[tuple, dict[str, list]] = {}
+    reproduced = 0
     for _, job in jobs.iterrows():
         d, m, s, f = str(job["dataset"]), str(job["method"]), str(job["setting"]), int(job["fold"])
         ds = load_dataset(res / "datasets" / f"{d}.npz", res / "datasets" / f"{d}.json")
@@ -106,14 +106,12 @@ def run(workdir: Path, pairs) -> None:
         seed = job_seed(config["seed"], d, f, m, s)
         setting = method_settings(mcfg)[s]
         cache = workdir / "scores" / f"{d}_{m}_{s}_{f}.json"
-        t0 = time.process_time()
         if cache.exists():
             scores = json.loads(cache.read_text())
         else:
             scores = run_inner_folds(ds.X, ds.y, fold, m, mcfg, camp, seed, range(int(camp["inner_cv"]["n_splits"])), setting)
             cache.parent.mkdir(parents=True, exist_ok=True)
             cache.write_text(json.dumps(scores))
-        cpu = time.process_time() - t0
         spec, cls, grid, fixed, final_kind, final_cfg = _job_plan(m, mcfg, setting, None, camp)
         norm = camp["normalization"]
         train, test = np.asarray(fold["train"]), np.asarray(fold["test"])
@@ -124,7 +122,7 @@ def run(workdir: Path, pairs) -> None:
         fin_points = final_grid(final_kind, final_cfg)
         check = choose_candidate(make, grid, spec.truncation, final_kind, final_cfg, Xtr, scores)
         recorded = json.loads(job["selector_params"]), json.loads(job["final_params"])
-        same = all(recorded[0].get(k) == v for k, v in check.selector_params.items())
+        reproduced += all(recorded[0].get(k) == v for k, v in check.selector_params.items())
         cv = inner_cv(ytr, int(camp["inner_cv"]["n_splits"]), seed)
         fitted: dict[int, object] = {}
 
@@ -140,7 +138,6 @@ def run(workdir: Path, pairs) -> None:
 
         own = lambda si, fi: fin_points[fi]["C"] == sel_points[si]["C"]  # noqa: E731
         tables = {"campaign": _table(scores), "M18": _table(scores, own)}
-        line = []
         for rule in RULES:
             table = tables["M18" if rule.startswith("M18") else "campaign"]
             row, tied = _choose(table, refit_size if rule.endswith("M11") else None)
@@ -150,30 +147,29 @@ def run(workdir: Path, pairs) -> None:
             fp = fin_points[fi] if rule.startswith("M18") else tune_final(final_kind, final_cfg, Xtr, ytr, sup, cv, selector(si))["params"]
             pred, _ = fit_predict(final_kind, fp, final_cfg, Xtr, ytr, Xte, sup, selector(si))
             err = 100.0 * float(np.mean(pred != yte))
-            ks = sorted({r[2] for r in tied})
             slot = out.setdefault((str(job["dataset_group"]), m), {})
             slot.setdefault(rule, []).append((int(sup.sum()), err))
-            line.append(f"{rule}: C {sel_points[si]['C']:g}{' step ' + str(sel_points[si]['step']) if 'step' in sel_points[si] else ''} "
-                        f"k {k} final C {fp['C']:g} inner {acc:.3f} ties {len(tied)} (k {ks[0]}-{ks[-1]}) -> {int(sup.sum())} features, "
-                        f"test error {err:.0f}")  # fmt: skip
-        print(f"{d}/{m}: inner scores cpu {cpu:.0f} s; campaign rule reproduces the record's selector_params: {same}; committed n_selected "
-              f"{int(job['n_selected'])}, test error {100 * (1 - float(job['test_accuracy'])):.0f}\n    " + "\n    ".join(line), flush=True)  # fmt: skip
-    print("\nPer setting (5 draws): mean (sd) [95 % t interval] of the number of features and of the test error (%)")
+    rows = []
     for (g, m), by_rule in out.items():
         for rule in RULES:
             n = _ci([v[0] for v in by_rule[rule]])
             e = _ci([v[1] for v in by_rule[rule]])
-            print(f"{g} {m} {rule}: features {n[0]:.2f} ({n[1]:.2f}) [{n[2]:.2f}, {n[3]:.2f}]; "
-                  f"test error {e[0]:.2f} ({e[1]:.2f}) [{e[2]:.2f}, {e[3]:.2f}]")  # fmt: skip
+            rows.append({"setting": g, "method": m, "rule": rule, "draws": len(by_rule[rule]),
+                         "features": round(n[0], 2), "features_sd": round(n[1], 2), "features_lo": round(n[2], 2), "features_hi": round(n[3], 2),
+                         "test_error": round(e[0], 2), "test_error_sd": round(e[1], 2), "test_error_lo": round(e[2], 2),
+                         "test_error_hi": round(e[3], 2)})  # fmt: skip
+    return {"rows": rows, "notes": {"the campaign's rule gives the committed selector_params": f"{reproduced} of {len(jobs)} jobs"}}
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("workdir", type=Path)
-    ap.add_argument("--pairs", nargs="+", default=list(PAIRS), help="setting:method pairs of mit9520_paper")
-    a = ap.parse_args()
-    run(a.workdir, a.pairs)
+def run(case: str = "inner_choice", quick: bool = False) -> dict:
+    from benchmarks.common import blas_threads
+
+    with blas_threads(1):
+        return inner_choice(WORK / "mit9520_paper", PAIRS[1:2] if quick else PAIRS)
 
 
-if __name__ == "__main__":
-    main()
+def table(case: str, rows: list[dict]) -> list[dict]:
+    """RESULTS.md: mean [95 % interval] per cell, the sd left in the CSV."""
+    from benchmarks.common import with_intervals
+
+    return with_intervals([{k: v for k, v in r.items() if not k.endswith("_sd")} for r in rows])
