@@ -16,7 +16,7 @@ from pathlib import Path
 
 from benchmarks.common import ROOT, shared_mirror
 
-QUESTION = "Does every committed campaign's sample of select jobs, rerun from this tree, give its committed records again?"
+QUESTION = "Does every committed campaign's sample of select jobs, run again from this tree, give its committed records?"
 DATA = "Every folder of reproduction/: 5 seeded select jobs each (2 of a departure campaign) among those of at most 60 s, seed 1 (quick: 1 job each)"
 TOPIC = "reproduction evidence"
 RESULTS = "committed_check"

@@ -99,6 +99,10 @@ def fig2_all_c() -> dict:
         cmp = compare_jobs(r9.drop(columns=other), r25.merge(r9[key], on=key).drop(columns=other))
         same = sum(not d and not p for d, p in cmp.values())
         notes[f"{c25} at the 9 shared values against {c9}"] = f"{same} of {len(cmp)} records identical, {sum(bool(d) for d, _ in cmp.values())} differ"
+        errs = r25[r25["status"] == "solver_error"]
+        notes[f"{c25} fits ending as solver_error (kept as the last iterate)"] = (
+            f"{len(errs)} of {len(r25[r25['method'].str.startswith('mm_fs')])} MM-FS fits"
+            + (" (" + ", ".join(f"{d} {s}" for d, s in sorted(set(zip(errs['dataset'], errs['setting'])))) + ")" if len(errs) else ""))
         p25 = points(r25)
         p9 = p25[p25["C"].isin(DECADES)]
         for d in sorted(p25["dataset"].unique()):

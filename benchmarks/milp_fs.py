@@ -21,7 +21,7 @@ RESULTS = "milp_fs"
 CASES = {
     "lp_first": {"question": "Does solving MILP-FS's LP relaxation first give branch and bound's objective, and how much time does it save?",
                  "data": "colon, pima and WDBC fold 0 at the campaign's C values (WDBC: the three smallest, where its budget does not bind), 600 s limit (quick: colon and pima at C = 1e-4, 1)"},
-    "node_limit": {"question": "With the campaign's limit of 50 000 branch-and-bound nodes, is the incumbent the same on a rerun, and how far is it from the bound against the former 600 s limit alone?",
+    "node_limit": {"question": "With the campaign's limit of 50 000 branch-and-bound nodes, is the incumbent the same when solved again, and how far is it from the bound against the former 600 s limit alone?",
                    "data": "WDBC and pima fold 0 at C = 1, 100, 1e4 (where the budget binds) (quick: pima only)"},
 }
 #: dataset: (B, M, C values), B and M as config/campaigns/jimenez2021.yaml sets them
