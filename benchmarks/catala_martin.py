@@ -41,9 +41,9 @@ CASES = {
     "step13_table4": {"question": "What do the readings of Algorithm 2's optional step 13 keep on Table 4's 50-point Weston draws (paper: recall 99.40, 6.38 features, exact 38.60 %)?",
                       "data": "catala_martin_paper's weston_train50 (500 unstratified draws of 50 points from a pool of 10 000), rebuilt through the workflow, z-scored per training side (quick: 100 draws)"},
     "batch_table5": {"question": "With the validation stop checked once per iteration of a batch elimination (step 13, C17 (d)), what recall and size does dFSA give on Table 5?",
-                     "data": "catala_martin_paper's 700 Table 5 draws (poly_* datasets, 100 validation points apart), rebuilt through the workflow, z-scored per training side (quick: 10 draws per dataset)"},
+                     "data": "catala_martin_paper's 700 Table 5 draws (poly_* datasets, 100 validation points apart), rebuilt through the workflow, z-scored per training side (quick: 3 draws per dataset)"},
     "batch_margin": {"question": "How close to zero do step 13's batch decisions (DecrAlign) come on Table 5's draws, relative to the alignment?",
-                     "data": "catala_martin_paper's 700 Table 5 draws (poly_* datasets), z-scored per training side (quick: 10 draws per dataset)"},
+                     "data": "catala_martin_paper's 700 Table 5 draws (poly_* datasets), z-scored per training side (quick: 3 draws per dataset)"},
 }
 PAPER_T4 = {  # Table 4: recall, number of features, exact rate per training size
     "weston_train50": {"recall": 99.40, "n_selected": 6.38, "exact_rate": 38.60},
@@ -283,9 +283,9 @@ def run(case: str, quick: bool = False) -> list[dict]:
     if case == "step13_table4":
         return step13_table4(100 if quick else None)
     if case == "batch_table5":
-        return batch_table5(10 if quick else None)
+        return batch_table5(3 if quick else None)
     assert case == "batch_margin", case
-    return batch_margin(10 if quick else None)
+    return batch_margin(3 if quick else None)
 
 
 def table(case: str, rows: list[dict]) -> list[dict]:

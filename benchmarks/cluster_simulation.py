@@ -63,8 +63,8 @@ SLOTS = (1, 2, 8, 64, 512)
 #: the SLURM profile's bundle size, cores per bundle and jobs queued at once, read from the profile itself
 PROFILE = yaml.safe_load((ROOT / "workflow" / "profiles" / "slurm" / "config.yaml").read_text())
 BUNDLE_SIZE, BUNDLE_CORES, MAX_QUEUED = int(PROFILE["group-components"]["select_bundle"]), int(PROFILE["cores"]), int(PROFILE["jobs"])
-#: seconds each bundle member adds (its srun and Snakemake start inside the SLURM job): a bundle of 6 select jobs
-#: of 5.98 s in all ran 45 s on the tests' one-node SLURM, beside a 2-core campaign (RESULTS.md, 2026-11-28)
+#: seconds each bundle member adds (its srun and Snakemake start inside the SLURM job); case ``slurm`` compares a
+#: measured span with the simulation with and without it
 MEMBER_OVERHEAD_S = 6.0
 ALL = "all committed, one run"
 

@@ -198,6 +198,7 @@ def campaign_data(folder: Path, datasets: list[str], work: Path | None = None) -
     folder under :data:`WORK`; returns ``<scratch>/results/<campaign>``."""
     import yaml
 
+    from svmfs.config import campaign_datasets
     from svmfs.reproduce.jobs import run_workflow
     from svmfs.yamlio import load_yaml_file
 
@@ -205,7 +206,8 @@ def campaign_data(folder: Path, datasets: list[str], work: Path | None = None) -
     work = work or WORK / folder.name
     cfg["results_dir"] = str(work / "results")
     cfg["raw_dir"] = str(ROOT / "data" / "raw")
-    cfg["datasets"] = {d: cfg["datasets"][d] for d in datasets}
+    groups = {n: e["group"] for n, e in campaign_datasets(cfg).items()}  # a replicate <name>-r<k> is in group <name>
+    cfg["datasets"] = {g: cfg["datasets"][g] for g in sorted({groups[d] for d in datasets})}
     res = work / "results" / cfg["campaign"]
     targets = [str(res / k / f"{d}.{e}") for d in datasets for k, e in (("datasets", "npz"), ("splits", "json"))]
     if not all(Path(t).exists() for t in targets):

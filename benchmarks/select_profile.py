@@ -4,7 +4,7 @@ Per committed folder ``reproduction/<name>/`` and per method: the select jobs, t
 2-core machine that ran it, and its split into method fits, inner-CV tuning, final classifier and fixed cost, as
 far as the export records them: ``fit_s`` (the records' ``fit_time_s``), ``tune_s`` (``tune_time_s``),
 ``select_span_s`` (provenance ``select_wall_s``: first select job's start to last one's end, pauses between
-sessions included), ``jobs_wall_s`` (the select jobs' benchmark seconds, summed) and ``rest_s`` = jobs_wall_s -
+resumed runs included), ``jobs_wall_s`` (the select jobs' benchmark seconds, summed) and ``rest_s`` = jobs_wall_s -
 fit_s - tune_s. Exports with ``select_jobs.csv`` also split each job's CPU seconds by stage (case ``cpu``):
 fixed cost = CPU - fit - tune - final classifier - audits. Where an export's jobs were restored from an earlier
 export, that export's times are used.
