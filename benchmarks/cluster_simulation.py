@@ -30,7 +30,6 @@ plugin add.
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys

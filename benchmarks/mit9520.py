@@ -149,6 +149,11 @@ def inner_choice(workdir: Path, pairs) -> dict:
             err = 100.0 * float(np.mean(pred != yte))
             slot = out.setdefault((str(job["dataset_group"]), m), {})
             slot.setdefault(rule, []).append((int(sup.sum()), err))
+    return {"rows": _rows(out), "notes": {"the campaign's rule gives the committed selector_params": f"{reproduced} of {len(jobs)} jobs"}}
+
+
+def _rows(out: dict) -> list[dict]:
+    """Per (setting, method) and rule: features and test error, mean, sd and 95 % t interval over the draws."""
     rows = []
     for (g, m), by_rule in out.items():
         for rule in RULES:
@@ -158,7 +163,7 @@ def inner_choice(workdir: Path, pairs) -> dict:
                          "features": round(n[0], 2), "features_sd": round(n[1], 2), "features_lo": round(n[2], 2), "features_hi": round(n[3], 2),
                          "test_error": round(e[0], 2), "test_error_sd": round(e[1], 2), "test_error_lo": round(e[2], 2),
                          "test_error_hi": round(e[3], 2)})  # fmt: skip
-    return {"rows": rows, "notes": {"the campaign's rule gives the committed selector_params": f"{reproduced} of {len(jobs)} jobs"}}
+    return rows
 
 
 def run(case: str = "inner_choice", quick: bool = False) -> dict:
