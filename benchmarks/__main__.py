@@ -55,8 +55,10 @@ def write_results(module, case: str, rows: list[dict], meta: dict, results: Path
 def _cell(v):
     if v is None:
         return ""
-    if isinstance(v, float):
-        return repr(v) if math.isfinite(v) else str(v)
+    if isinstance(v, float):  # numpy's float64 too, written as a plain float
+        return repr(float(v)) if math.isfinite(v) else str(float(v))
+    if hasattr(v, "item") and not isinstance(v, (str, bytes)):  # other numpy scalars
+        return v.item()
     if isinstance(v, (list, tuple, dict)):
         return json.dumps(v)
     return v
