@@ -289,5 +289,16 @@ def run(case: str, quick: bool = False) -> list[dict]:
 
 
 def table(case: str, rows: list[dict]) -> list[dict]:
-    """RESULTS.md: each mean with its 95 % interval in one cell."""
-    return with_intervals(rows)
+    """RESULTS.md: each mean with its 95 % interval in one cell; ``batch_table5`` one row per Table 5 row."""
+    rows = with_intervals(rows)
+    if case != "batch_table5":
+        return rows
+    out: dict[str, dict] = {}
+    for r in rows:
+        o = out.setdefault(r["table5_row"], {"table5_row": r["table5_row"], "draws": r["draws"], "paper_recall": r["paper_recall"]})
+        o[f"recall, {r['rule']}"] = r["recall"]
+    for r in rows:
+        out[r["table5_row"]]["paper_n_selected"] = r["paper_n_selected"]
+    for r in rows:
+        out[r["table5_row"]][f"n_selected, {r['rule']}"] = r["n_selected"]
+    return list(out.values())

@@ -30,7 +30,7 @@ CASES = {
     "records": {"question": "How much of each committed campaign's select phase is method fits and inner-CV tuning, by the records' own times?",
                 "data": "Every committed export's records.parquet (fit_time_s, tune_time_s) and provenance.json (the 2-core select span)"},
     "holders": {"question": "Which (campaign, method, dataset) holds the most recorded select compute?",
-                "data": "Every committed export's records.parquet (fit + tune seconds), the largest 12"},
+                "data": "Every committed export's records.parquet (fit + tune seconds), the largest 12 (RESULTS.md: 6)"},
 }
 LONG_JOB_S = 300.0
 NOT_RECORDED = "not recorded"
