@@ -150,7 +150,7 @@ def test_dfsa_incremental_equals_recompute():
 
 def test_dfsa_weston_exact_solution_rate():
     """Table 4: 100 training points, quadratic kernel, exact {x1, x2} in 95.9% of 500 runs.
-    60 seeded runs here (measured 57/60); the 500-run check is benchmarks/bench_alignment.py."""
+    60 seeded runs here (measured 57/60); the 500-run check is ``python -m benchmarks run catala_martin table4``."""
     exact = 0
     for seed in range(60):
         X, y, _ = weston_nonlinear(n=100, seed=seed)

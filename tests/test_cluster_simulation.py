@@ -1,4 +1,4 @@
-"""The list scheduler behind benchmarks/bench_cluster_simulation.py (issue 34 goal 4): known makespans and
+"""The list scheduler behind ``python -m benchmarks run cluster_simulation``: known makespans and
 Graham's bounds on random instances."""
 
 import numpy as np

@@ -74,7 +74,7 @@ def test_the_count_equals_the_fits_a_select_job_makes(monkeypatch, write_config,
 
 def test_the_job_log_times_the_final_classifier_apart_from_the_selector(monkeypatch, write_config, root, caplog):
     """The select job logs the final classifier's inner-CV tuning, refit and test scoring (what the records'
-    fit and tune times leave out; benchmarks/bench_job_overhead.py reads it). On a clock that only the selector's
+    fit and tune times leave out; ``python -m benchmarks run job_overhead`` reads it). On a clock that only the selector's
     fit (10 s) and the final classifier's refit and test scoring (1 s each) move, the line says 2 s exactly."""
     import logging
     from types import SimpleNamespace

@@ -381,8 +381,8 @@ def test_compare_records_prints_like_records_csv():
 CI_MAX_JOB_S = 20.0
 COMMITTED = committed_campaigns(ROOT)
 #: CI reruns one job of each measured campaign (2026-11-27: 55 campaigns at 5 jobs, 2 of a departure, took CI
-#: past its 90 min); the full sample of every campaign is ``benchmarks/bench_committed_check.py``, its result
-#: in benchmarks/RESULTS.md. A departure campaign (``protocol.measures``) runs its measured campaign's code
+#: past its 90 min); the full sample of every campaign is ``python -m benchmarks run committed_check``, its
+#: result in benchmarks/results/committed_check.csv. A departure campaign (``protocol.measures``) runs its measured campaign's code
 #: with one config element changed: CI checks its config and records below, without a rerun.
 MEASURED = [name for name in COMMITTED if not is_departure(ROOT / "reproduction" / name)]
 
@@ -450,7 +450,7 @@ def test_check_compares_a_record_hashed_the_old_way_on_its_results():
 
 
 def test_tally_counts_each_compared_job_by_its_worst_difference():
-    """``reproduce check``'s count (and bench_committed_check.py's CSV): a job differing on a deterministic field
+    """``reproduce check``'s count (and the committed_check benchmark's CSV): a job differing on a deterministic field
     counts as differing whatever its path did; a job differing only in its path has the same result."""
     compared = {("d", "m", "s", 0): ([], []), ("d", "m", "s", 1): ([], ["n_iter: 3 -> 4"]),
                 ("d", "m", "s", 2): (["test_accuracy: 0.9 -> 0.8"], ["status"]), ("d", "m", "s", 3): ([], [])}  # fmt: skip
