@@ -197,7 +197,7 @@ def global_selection_methods(config: dict, dataset: str) -> list[str]:
 
 
 #: Method keys that lay a select job out in the workflow without changing its record (``split_inner_folds``:
-#: the inner folds in parts of their own, issue 34 goal 3; ``split_grid``, blocks of their grid; ``split_audit``, the
+#: the inner folds in parts of their own; ``split_grid``, blocks of their grid; ``split_audit``, the
 #: ``test_tuned`` audit's candidates; ``split_global_scaling``, the ``global_scaling`` audit's refit): kept out of
 #: the record's ``config_hash``.
 LAYOUT_KEYS = ("split_inner_folds", "split_grid", "split_audit", "split_global_scaling")

@@ -2,8 +2,8 @@
 already imported numpy, scikit-learn, pandas/pyarrow and svmfs.
 
 Why: a select job on a small dataset computes for a fraction of a second, but a fresh interpreter spends
-about 1.2 s of CPU importing scikit-learn, scipy.stats, pandas and pyarrow before it starts (issue 20
-goal 4, ``benchmarks/RESULTS.md``). Snakemake still runs one job per (dataset, method, setting, fold)
+about 1.2 s of CPU importing scikit-learn, scipy.stats, pandas and pyarrow before it starts
+(``python -m benchmarks run job_overhead`` measures a job's fixed cost with and without the worker). Snakemake still runs one job per (dataset, method, setting, fold)
 with its own ``script:``, log, benchmark, params and rerun triggers; only the job's body moves:
 
 * the rule's script calls :func:`delegate` first, before any heavy import. ``delegate`` connects to the

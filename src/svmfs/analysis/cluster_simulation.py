@@ -16,9 +16,9 @@ Grouping (``bundle_jobs``): the SLURM profile bundles select jobs into group job
 connected components (``group-components``); a bundle counts as one job of the bundle's own makespan, its
 members list-scheduled on ``cores`` cores, each lasting its own time plus ``member_overhead_s``. With the
 SLURM executor plugin the members run one after another (snakemake-executor-plugin-slurm 2.8 starts the
-job's Snakemake with ``--jobs 1``, its open issue #469), each through ``srun`` and a Snakemake of its own:
+job's Snakemake with ``--jobs 1``), each through ``srun`` and a Snakemake of its own:
 ``cores=1`` and an overhead of a few seconds model that (measured on the tests' one-node SLURM,
-benchmarks/RESULTS.md).
+``python -m benchmarks run cluster_simulation slurm``).
 
 Reads records alone (a frame with dataset, method, setting, fold and a time per job).
 """

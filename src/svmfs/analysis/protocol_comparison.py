@@ -1,4 +1,4 @@
-"""The paper's protocol against the project's nested one (issue 35).
+"""The paper's protocol against the project's nested one.
 
 A campaign declares which protocol it runs (config key ``protocol``: ``kind: nested``, the default, or
 ``kind: paper``, the paper's experimental section as written, with the ``reading`` it runs where the text

@@ -197,7 +197,7 @@ def read_optimism(path) -> pd.DataFrame | None:
     return pd.read_csv(path, dtype={"dataset": str, "method": str, "setting": str, "protocol": str, "group": str})
 
 
-#: The audit protocols (issue 19 sec. 3) and the cause each one measures, as the verdict names it.
+#: The audit protocols (docs/audits.md) and the cause each one measures, as the verdict names it.
 AUDIT_CAUSES = {
     "test_tuned": "tuning on the test side",
     "global_selection": "selection bias",

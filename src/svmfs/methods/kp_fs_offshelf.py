@@ -29,7 +29,7 @@ up to 3 000 Ipopt iterations in a fit). Section 5.1 reports this outcome:
 "the gamma variables of all features tend to zero, leading to inaccurate predictions, where all the elements
 are classified with the label of the predominant class". Left at Ipopt's last iterate (v_j up to 3.6e-7 in
 jimenez2021's 220 fits), the final SVM's kernel is 1 - O(1e-13): its decision values, and so its AUC, rank
-round-off that another CPU orders differently (benchmarks/RESULTS.md, issue 34, 2026-11-29). At v = 0 it is
+round-off that another CPU orders differently (docs/methods/kp_fs_offshelf.md). At v = 0 it is
 the majority-class classifier on every machine. ``objective`` is F (15) at the returned v, with the alpha of
 the last step 1, not Ipopt's value at its unclipped iterate, which its bound relaxation can leave below zero; at
 v = 0 it is (sum_i alpha_i y_i)^2, zero by (14)'s constraint up to libsvm's round-off (about 1e-28), computed in

@@ -28,13 +28,13 @@ Choices where the paper is open:
   "has to be sufficiently small to avoid negative widths, especially at the first iterations"; with
   step = 0.25 and eps = v0 / 4 nothing is eliminated at the first step); growing widths are bounded by
   v_max (section 6), not by gamma. The iteration is still Algorithm 1 with a constant gamma.
-  ``"relative"`` (the default before issue 20) bounds the first change of every width, growing ones
+  ``"relative"`` bounds the first change of every width, growing ones
   included, by step * v0; ``"absolute"`` is the paper's literal gamma;
 - the stopping rule (line 9): the paper tests v^{t+1} == v^t and says "v^{t+1} ~ v^t", without a
   tolerance. A fixed-step gradient iteration reaches a fixed point only asymptotically (exactly only
   when every width left sits at v_max), so a tolerance is needed; we take it relative to ||v^t||_1
-  (scale-free in v0, in the data's scaling and in the number of features), ``tol`` = 1e-3. Before issue
-  20 the test was ||v^{t+1} - v^t||_1 < 1e-4, absolute;
+  (scale-free in v0, in the data's scaling and in the number of features), ``tol`` = 1e-3
+  (docs/methods/kp_svm.md compares it with an absolute 1e-4);
 - upper bound: section 6 recommends bounding v; ``v_max`` defaults to 10 v0 (``np.inf`` disables it);
 - if an iteration would eliminate every remaining feature, the one with the largest v^t keeps v^t and
   the run stops (a usable, non-empty support; ``diagnostics_["message"]`` says so);

@@ -17,7 +17,7 @@ its bound and the node count (``n_iter``) recorded.
 
 Choice: ``time_limit`` counts the CPU seconds of the fit (the process's, HiGHS on one thread), checked by
 HiGHS's interrupt callbacks, not wall-clock seconds: a loaded machine slows a fit's wall clock, not its CPU
-(issue 34: the former 600 s wall-clock limit stopped a WDBC fit after 99 s of CPU at load 10). With a
+(docs/methods/milp_fs.md). With a
 ``node_limit`` it is only a safety net: if it fires first, ``fit`` raises :class:`SafetyLimitReached` (the
 job fails, naming the limit) instead of returning an incumbent that another machine or load would not
 return. Without a node limit it is the fit's limit: the incumbent with status ``time_limit`` (or

@@ -85,7 +85,7 @@ METHODS: dict[str, MethodSpec] = {
         truncation="n_features_to_select",  # a setting, match_size_of, or a grid scored size by size (own_at_size)
         paper="Rinaldi & Sciandrone (2010), sec. 5.3 and Tables 3-4: RFE-SVM scored by its own last linear SVM",
     ),
-    # --- linear embedded and concave-programming methods (issue 3) ---
+    # --- linear embedded and concave-programming methods ---
     "l1_svm": MethodSpec(
         "l1_svm:L1SVM",
         "linear",

@@ -7,68 +7,12 @@ first-order criteria coincide, r_min = argmin_i |w_i|, section 2.4), repeat. Sch
 dataset is of size of hundreds"): while more than ``switch_at`` features remain, remove
 ``ceil(step * remaining)`` of them (never dropping below ``switch_at``), then one at a time.
 
-Choice: elimination always runs down to one feature so that ``ranking_`` is a full permutation and
-the tuner can score every ``n_features_to_select`` of its grid from one fit; the selection for a
-size k <= ``switch_at`` is identical to stopping at k.
-
-Speed (MIT section 2.5: "reuse part of the calculations ... the current solution can serve as a warm
-start"): with ``solver="kernel"`` (the default when n_samples <= 5000) each step solves the SVM dual
-on the linear kernel K = X_A X_A^T of the active features A, and removing features R downdates it,
-K <- K - X_R X_R^T, instead of touching all remaining columns again; w_A = sum_i alpha_i y_i x_iA.
-The kernel is recomputed from scratch whenever the active set has halved, so rounding does not
-accumulate. ``solver="liblinear"`` uses LinearSVC (hinge loss, penalised intercept) as sklearn's
-RFE(LinearSVC) does.
-
-Per-step overhead: on a 72 x 72 kernel libsvm itself takes ~0.07 ms, SVC.fit's input validation
-~0.6 ms. The kernel route therefore calls scikit-learn's libsvm binding ``sklearn.svm._libsvm.fit``
-directly, with exactly the arguments SVC(kernel="precomputed") passes (labels encoded 0/1, dual
-coefficients negated as SVC does for two classes), so the ranking is unchanged. Risk: ``_libsvm`` is
-private (signature stable from scikit-learn 1.1 to 1.9.1, the version pinned in constraints.txt); if
-it is missing or its call fails, the route falls back to SVC.fit for the rest of the fit, same
-result, slower (tests/test_methods_core.py checks that the direct call is in use and agrees). The
-fits after the first (which validates the parameters) run under scikit-learn's public
-``config_context(assume_finite=True, skip_parameter_validation=True)``.
-
-w at each step (issue 20 goal 1; kernel-based routes): the active columns are kept as the first m rows
-of a feature-major copy of X, so w = X_A' (alpha * y) is one matrix-vector product, and a removal
-moves the last active row into the freed slot. One at a time, w is not even recomputed for every
-feature: a Cauchy-Schwarz bound |w_j - w_ref_j| <= ||x_j|| ||c - c_ref|| against the last full
-product w_ref = X_A' c_ref leaves few candidates for the minimum (``_KernelWeights.select``); on
-leukemia the dual changes little per removal, so most steps compute w for a few dozen features.
-Same libsvm calls, so the same ranking as before (leukemia 72 x 1000 and 72 x 7129, one at a time
-and MIT schedule, identical to scikit-learn's; benchmarks/RESULTS.md, "Issue 20 goal 1"). Tie rule:
-|w_j| within 1e-12 ||alpha * y|| max_j ||x_j|| of the minimum tie (identical columns: BLAS can round
-their two products differently), and the tied feature with the higher original index leaves first.
-
-Exact route (opt-in ``solver="active_set"``): the dual solved to machine precision along the path,
-by the active-set update of section 2.5's warm start. With the free set F (0 < a_i < C) and the
-bound sets fixed, the KKT conditions are a linear system in (a_F, b) whose matrix changes by a
-rank-one downdate when feature j leaves (K <- K - x_j x_j'): its inverse is updated by
-Sherman-Morrison in O(|F|^2) and the new solution accepted if it passes the full KKT check (free
-alphas in (0, C), margins of all others on their side, to 1e-8). When the sets change, primal-dual
-active-set steps (at most 10, each a refactorization) find the new ones; if they fail, libsvm solves
-from scratch at tol 1e-12 (the fallback). Diagnostics count each kind of step; ``kkt_violation_`` is
-the largest m(a) - M(a) over the path. This ranking is the exact one, i.e. scikit-learn's
-RFE(SVC(kernel="linear", tol=1e-12)); it is NOT scikit-learn's default (tol = 1e-3) ranking on
-leukemia, which libsvm's tolerance decides: the smallest |w_j| are ~1e-6 apart while two tol = 1e-3
-solutions differ by ~1e-5 in w, so from the second removal on the two paths differ (leukemia
-72 x 1000: 561 of 1000 ranks differ between libsvm at tol 1e-3 and 1e-12). "kernel" therefore stays
-the default; "active_set" is for the exact elimination path, where it is the faster route.
-
-Warm starts (opt-in ``solver="warm"``): libsvm has no warm start of alpha, so this route solves the
-same dual (min 1/2 a'Qa - e'a, Q = (y y') * K, 0 <= a <= C, y'a = 0) with our own SMO in numpy
-(svmfs.solvers.smo: libsvm's second-order working-set selection, no shrinking) on the downdated
-kernel, started at each elimination from the previous step's alpha, which stays feasible since the
-constraints do not involve the features; G = Q a - e is recomputed once per step. It stops at
-libsvm's default criterion, maximal violation m(a) - M(a) < 1e-3, and ``max_iter`` bounds each solve
-(status "max_iter" if one stops there). ``smo_iter_`` holds the iterations per step. "kernel" stays
-the default: it matches scikit-learn's RFE(SVC(kernel="linear")) ranking bit for bit. The warm route
-reaches the same objective to ~1e-6 relative, but two tol = 1e-3 solutions differ in w (leukemia
-72 x 1000: max |w_libsvm - w_SMO| = 1.3e-5 while the smallest |w_j| are 1.6e-6 apart), so features
-whose |w_j| differ by less than that may leave in another order, and later steps then differ too
-(benchmarks/RESULTS.md, "SVM-RFE with a warm-started SMO"; libsvm at tol 1e-3 and our SMO at tol
-1e-8 differ there as well). On 72 x 1000 warm starts need 2.7-3x fewer SMO iterations than cold
-starts, but a numpy iteration (~25 us) costs more than a whole libsvm solve: 5-7x slower overall.
+The elimination always runs down to one feature, so ``ranking_`` is a full permutation and the tuner
+scores every ``n_features_to_select`` of its grid from one fit. Each step solves the SVM dual on the
+linear kernel of the active features, downdated as features leave (section 2.5's reuse of
+calculations); scikit-learn's private libsvm binding is called directly with SVC's own arguments,
+with SVC.fit as the fallback. Routes, tie rule and what each route gives against scikit-learn's RFE:
+docs/methods/svm_rfe.md.
 """
 
 from __future__ import annotations
@@ -112,7 +56,10 @@ def rfe_schedule(n_features: int, step: float | str, switch_at: int) -> list[int
 
 
 class SVMRFE(BaseSelector):
-    """Recursive feature elimination by |w_j| of a linear SVM (MIT 9.520 project, section 2.2).
+    """Recursive feature elimination by |w_j| of a linear SVM (MIT 9.520 project, sections 2.2-2.5).
+
+    The ranking criterion is r_min = argmin_i |w_i| (section 2.4); the schedule is section 2.5's
+    (:func:`rfe_schedule`).
 
     Parameters
     ----------
@@ -134,6 +81,36 @@ class SVMRFE(BaseSelector):
         of an exact solver (SVC at tol 1e-12);
         "warm": the same dual by our SMO, warm-started from the previous step's alpha;
         "liblinear": LinearSVC; "auto": "kernel" when n_samples <= 5000.
+
+    Attributes
+    ----------
+    ranking_ : ndarray of shape (n_features,)
+        1 for the last feature left, p for the first removed (a permutation of 1..p).
+    support_ : ndarray of bool
+        The ``n_features_to_select`` best ranked features.
+    weights_ : ndarray of shape (n_features,)
+        w of the first SVM, on all features.
+    n_iter_ : int
+        Elimination steps.
+    kkt_violation_ : float
+        ``solver="active_set"`` only: the largest KKT violation m(a) - M(a) along the path.
+    smo_iter_ : ndarray of int
+        ``solver="warm"`` only: SMO iterations per step.
+    diagnostics_ : dict
+        ``status``, ``message`` (solves of each kind), ``time_s``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmfs.methods.svm_rfe import SVMRFE
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(40, 6))
+    >>> y = (X[:, 0] + 0.5 * X[:, 1] > 0).astype(int)
+    >>> sel = SVMRFE(C=1.0, n_features_to_select=2).fit(X, y)
+    >>> sel.get_support().nonzero()[0].tolist()
+    [0, 1]
+    >>> int(sel.ranking_[0])
+    1
     """
 
     ranks_all_features = True

@@ -78,7 +78,7 @@ def test_side_scores(
     """The ``test_tuned`` audit's candidates, scored: ``[[order, accuracy, n_selected, selector params, final
     params], ...]``, ``order`` the candidate's place in :func:`tune_on_test_side`'s enumeration (selector point,
     size, final point). ``points``: only the selector points of those indices (a block of the grid run as a part
-    of its own, ``split_audit``; issue 34, goal 3); None: all. ``nested`` None (a part, run before the nested
+    of its own, ``split_audit``); None: all. ``nested`` None (a part, run before the nested
     choice is known): every candidate is fitted and scored, the nested one too; :func:`best_on_test_side` then
     gives it the select job's own accuracy and size. JSON-serializable."""
     sel_points, sizes = candidates(make_selector, grid, truncation, Xtr)

@@ -1,4 +1,4 @@
-"""One select job's final-classifier fits, each computed once (issue 34, goal 2).
+"""One select job's final-classifier fits, each computed once.
 
 The inner CV of :func:`~svmfs.protocol.tuning.tune_selector` fits the final classifier on every (inner fold,
 selector point, size, final point), and the ``test_tuned`` audit scores every (selector point, size, final
@@ -6,8 +6,7 @@ point) on the test side. Many of those fits are the same fit: a linear, polynomi
 the selected columns depends only on the rows, the selected columns and its own parameters, and different
 selector points often select the same columns (SVM-RFE's best few features are the same at most of the 21 C
 of the MIT 9.520 grid, section 2.2; 1-norm RFE never selects beyond the 1-norm SVM's support, section 3.2, so
-every size above it repeats it). On sampled committed mit9520 jobs 68-87 % of those fits repeat one done
-before in the same job (benchmarks/RESULTS.md, "Issue 34, goal 2").
+every size above it repeats it; docs/methods/svm_rfe.md counts the repeats on the mit9520 jobs).
 
 :class:`FitMemo` returns the stored (predictions, decision values) for a repeated fit instead of refitting.
 libsvm is deterministic for a given input (its seed only drives probability estimates, off here), so the

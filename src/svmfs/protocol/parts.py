@@ -1,4 +1,4 @@
-"""The parts of a select job run apart (rule select_part; issue 34, goal 3), by name: ``inner-<k>`` (inner fold k,
+"""The parts of a select job run apart (rule select_part), by name: ``inner-<k>`` (inner fold k,
 the whole grid), ``inner-<k>-grid-<b>`` (inner fold k, block b of ``split_grid``), ``audit`` / ``audit-grid-<b>``
 (the ``test_tuned`` audit's candidates, ``split_audit``) and ``global-scaling`` (the ``global_scaling`` audit's
 refit, ``split_global_scaling``). Which parts a campaign's job has: :func:`svmfs.config.part_names`."""

@@ -111,7 +111,7 @@ def run_inner_folds(
     fixed_size: int | None = None,
     grid_block: dict | None = None,
 ) -> dict[int, list[list]]:
-    """Step 3 of a select job on the given inner folds only (a part of the job; issue 34, goal 3): steps 1-2
+    """Step 3 of a select job on the given inner folds only (a part of the job): steps 1-2
     as :func:`run_select_job` does them, then :func:`~svmfs.protocol.tuning.inner_fold_scores` with the job's
     inner folds (its seed); ``grid_block``: only the selector points of this block of the grid (one of
     ``split_grid``; None: the whole grid). Every part merged (:func:`scores_from_parts`) is the
@@ -170,7 +170,7 @@ def run_audit_part(
     grid_block: dict | None = None,
 ) -> list[list]:
     """The ``test_tuned`` audit of a select job, or of one block of its grid, run as a part of its own
-    (``split_audit``; issue 34, goal 3): steps 1-2 as :func:`run_select_job` does them, then every candidate of
+    (``split_audit``): steps 1-2 as :func:`run_select_job` does them, then every candidate of
     the block fitted on the whole training side and scored on the test side by the select job's own scorer
     (:func:`~svmfs.protocol.audits.test_side_scores`). The select job merges every part's rows with its nested
     choice (:func:`~svmfs.protocol.audits.best_on_test_side`) and records what it would have alone."""
@@ -194,7 +194,7 @@ def audit_rows_from_parts(paths) -> tuple[list[list], float]:
 def same_inputs(a: list[np.ndarray], b: list[np.ndarray]) -> bool:
     """Whether two fits' input matrices are the same bit for bit (the global_scaling audit's refit against
     step 4's fit: a selector is a deterministic function of its inputs and seed, so the refit would repeat
-    the fit; issue 34, goal 3). Unlike :class:`~.fit_memo.FitMemo`, taking the fit does not replay the draws of
+    the fit). Unlike :class:`~.fit_memo.FitMemo`, taking the fit does not replay the draws of
     libsvm's seed from NumPy's global generator that the skipped refit's SVMs would make, so the generator ends
     the job in another state; no result depends on it (libsvm's seed drives only probability estimates, off here,
     and the LinearSVCs are seeded), and the rerun job's record was identical to the committed one."""
@@ -280,8 +280,8 @@ def run_global_scaling_part(
     setting: dict | None = None,
     fixed_size: int | None = None,
 ) -> dict:
-    """The ``global_scaling`` audit of a select job run as a part of its own (``split_global_scaling``; issue 34,
-    goal 3): the selector refitted on the globally scaled training side and scored by the select job's own test-side
+    """The ``global_scaling`` audit of a select job run as a part of its own (``split_global_scaling``):
+    the selector refitted on the globally scaled training side and scored by the select job's own test-side
     scorer, beside the job rather than after it. The nested choice it refits must be known before the job: the
     selector's grid and the final classifier's have one point each (the config check,
     ``config._check_split_global_scaling``; raised here too). Returns ``{"selector_params", "final_params",
@@ -347,7 +347,7 @@ def run_select_job(
     ``initial``: the fold's shared initial solution (:mod:`.initial_solution`), for a method configured
     with ``initial_solution: shared``; by default read from the file ``campaign["initial_solution"]`` names.
     ``inner_scores``: step 3's fold-by-fold scores computed beforehand, e.g. by parts of the job run apart
-    (:func:`~svmfs.protocol.tuning.inner_fold_scores`, one inner fold each; issue 34, goal 3); the choice is
+    (:func:`~svmfs.protocol.tuning.inner_fold_scores`, one inner fold each); the choice is
     then :func:`~svmfs.protocol.tuning.choose_candidate`'s, the same as the job's own tuning. The workflow
     passes the parts' files instead, as ``method_cfg["inner_scores_from"]`` (rule select_part writes them);
     the record's ``tune_time_s`` then adds the parts' seconds."""
@@ -368,7 +368,7 @@ def run_select_job(
 
     # 3. inner-CV tuning of the selector (jointly with the final classifier's grid)
     t0 = time.perf_counter()
-    cpu = [time.process_time()]  # CPU seconds at each stage's end, logged (issue 34 goal 1), not recorded
+    cpu = [time.process_time()]  # CPU seconds at each stage's end, logged, not recorded
     if inner_scores is not None and grid:
         tuned = choose_candidate(make, grid, spec.truncation, final_kind, final_cfg, Xtr, inner_scores, cv.get_n_splits())
     else:
@@ -392,7 +392,7 @@ def run_select_job(
 
     # 5. final classifier: own inner-CV tuning on the selected features, one look at the test side
     t0 = time.perf_counter()
-    memo = FitMemo(fit_predict)  # test-side fits the test_tuned audit repeats are done once (issue 34)
+    memo = FitMemo(fit_predict)  # test-side fits the test_tuned audit repeats are done once
     final = tune_final(final_kind, final_cfg, Xtr, ytr, support, cv, selector)
     train_pred, _ = fit_predict(final_kind, final["params"], final_cfg, Xtr, ytr, Xtr, support, selector)
 
@@ -453,7 +453,7 @@ def run_select_job(
         nested = {"selector_params": tuned.selector_params, "final_params": final["params"],
                   "accuracy": test_metrics["accuracy"], "n_selected": int(selected.size)}  # fmt: skip
         audit_s = 0.0
-        if method_cfg.get("audit_from"):  # split_audit: the candidates scored by parts of their own (issue 34, goal 3)
+        if method_cfg.get("audit_from"):  # split_audit: the candidates scored by parts of their own
             rows, audit_s = audit_rows_from_parts(method_cfg["audit_from"])
             n_all = n_test_side_candidates(make, grid, spec.truncation, final_kind, final_cfg, Xtr)
             choice = best_on_test_side(rows, nested, final_grid(final_kind, final_cfg), n_all)

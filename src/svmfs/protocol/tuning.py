@@ -135,8 +135,8 @@ def inner_fold_scores(
     """The inner CV's scores, fold by fold: ``{k: [[selector point, size, final point, accuracy,
     n_features], ...]}`` for inner fold k of ``cv`` (``folds``: only those k; None: all), the candidates in
     :func:`tune_selector`'s order (``points``: only the selector points of those indices; None: all). The
-    folds, and the selector points of a fold, are independent: parts of one job computed apart (issue 34,
-    goal 3) and merged give what one call over all folds gives (:func:`choose_candidate`). JSON-serializable.
+    folds, and the selector points of a fold, are independent: parts of one job computed apart
+    and merged give what one call over all folds gives (:func:`choose_candidate`). JSON-serializable.
     A final-classifier fit that repeats one of the same inner fold (the same selected columns at another
     selector point) is done once (:class:`~svmfs.protocol.fit_memo.FitMemo`, one per inner fold, released
     with it); ``fit``: the function that fits (default :func:`~svmfs.protocol.classifiers.fit_predict`)."""

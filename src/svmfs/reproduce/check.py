@@ -85,7 +85,7 @@ def check_jobs(folder: Path, k: int, seed: int, mirror: str | None = None, workd
 
 #: the jobs a full check of a committed campaign reruns: 5, or 2 of a departure campaign (``protocol.measures``:
 #: the measured campaign's config with one element changed, run by the same code, whose paths its measured
-#: campaign's 5 check); ``benchmarks/bench_committed_check.py`` runs it for every campaign
+#: campaign's 5 check); ``python -m benchmarks run committed_check`` runs it for every campaign
 MEASURED_JOBS, DEPARTURE_JOBS = 5, 2
 
 

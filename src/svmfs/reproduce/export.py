@@ -34,7 +34,7 @@ def export(results: Path, dest: Path, configfiles, command: str | None = None, e
 
     ``earlier``: the export the run's restored jobs came from (``reproduce restore``), whose times
     (``select_jobs.csv``, ``provenance.json``) this export keeps for them; default ``dest`` itself. A rerun
-    spread over several sessions exports its partial state elsewhere (e.g. ``benchmarks/reruns/<campaign>``),
+    spread over several runs exports its partial state elsewhere (e.g. ``benchmarks/reruns/<campaign>``),
     so that the committed export in ``dest`` stays whole until the rerun ends."""
     from ..results.record import read_records, write_store
 
@@ -111,7 +111,7 @@ def export(results: Path, dest: Path, configfiles, command: str | None = None, e
         shutil.copyfile(src, out)
         files.append(out)
     times = _with_earlier_times(times, records, earlier / "select_jobs.csv", unfinished, layout)
-    if not times.empty:  # per select job: wall, CPU, final classifier, audits (issue 34 goal 1)
+    if not times.empty:  # per select job: wall, CPU, final classifier, audits
         times.to_csv(dest / "select_jobs.csv", index=False, float_format="%.3f", lineterminator="\n")
         files.append(dest / "select_jobs.csv")
     size = sum(f.stat().st_size for f in files)
@@ -177,7 +177,7 @@ def _benchmark_seconds(results: Path, records: pd.DataFrame, layout: dict | None
     ``job_benchmark_s``: the sum over the select jobs of ``records`` (with their select_part jobs) (another run's select jobs in the same
     folder, e.g. a subset's, do not count; a job restored from an export has no benchmark file) and every
     other rule. ``select_wall_s``: from the first select job's start to the last one's end, over every
-    session a resumed campaign took. ``aggregation_s``: the other rules' seconds (their last runs).
+    run a resumed campaign took. ``aggregation_s``: the other rules' seconds (their last runs).
     ``wall_time_s`` = select_wall_s + aggregation_s, the wall time of one run that selects and then
     aggregates (a later rerun of an aggregation rule replaces its seconds; it does not stretch a span).
     ``select_jobs_without_benchmark``: the jobs none of these cover (restored from an export).
@@ -269,7 +269,7 @@ def job_times(results: Path, records: pd.DataFrame, layout: dict | None = None) 
     """One row per select job of ``records`` and per ``select_part`` of a split one, as its results folder shows
     it: ``wall_s`` (benchmark file), ``cpu_s`` (the warm worker's line, else the benchmark's ``cpu_time``), and
     its seconds by stage (:func:`_log_stages`; a part is all tuning: its CPU). Written into an export as
-    ``select_jobs.csv``: where a job's time goes beyond the records' fit and tuning seconds (issue 34 goal 1).
+    ``select_jobs.csv``: where a job's time goes beyond the records' fit and tuning seconds.
     No row where the folder has neither log nor benchmark of a job (restored from an export)."""
     rows = []
     for _, r in records.iterrows():
@@ -360,7 +360,7 @@ def _cpu_seconds(times: pd.DataFrame) -> dict:
 
     ``select_cpu_s``: the sum; ``select_cpu_jobs``: how many jobs it covers (a restored job has no log);
     ``longest_select_job``: the job (``rule/dataset/method/setting/fold[/inner]``) with the most CPU
-    seconds, the critical path of a run with a free slot per job (issue 34 goal 3).
+    seconds, the critical path of a run with a free slot per job.
     """
     cpu = times.dropna(subset=["cpu_s"])
     if cpu.empty:

@@ -3,8 +3,8 @@
 MIT 9.520 project, section 3.1: min sum_j z_j + C sum_i xi_i s.t. y_i (w.x_i + b) >= 1 - xi_i, |w_j| <= z_j, in
 the split form of :func:`~svmfs.solvers.linear_programs.weighted_l1_svm` (w = u - v, variables (u, v, b, xi)).
 Only the slacks' cost C changes along the grid, so the previous optimal basis stays primal feasible and the dual
-simplex restarts from it (issue 34, goal 2: an mit9520 select job solves the LP of one inner fold at 21 C, and the
-LP of the training side at 21 more for the ``test_tuned`` audit).
+simplex restarts from it (a select job of the MIT grid solves the LP of one inner fold at 21 C, and the LP of the
+training side at 21 more for the ``test_tuned`` audit; docs/methods/l1_svm.md).
 
 Same vertex as the cold solve: a warm optimum is returned only when it is dual nondegenerate (every nonbasic
 column and row has a reduced cost above the dual feasibility tolerance), which makes it the LP's unique

@@ -414,8 +414,8 @@ class KPWidthProblem:
     """
 
     #: objective values kept, by the exact bytes of v: where v has collapsed to 0 Ipopt's line search tries
-    #: the same point again and again (the step below v's last bit); issue 34: pima C2 = 0.99, fold 5, 37 %
-    #: of 5 078 evaluations repeated a point already evaluated
+    #: the same point again and again (the step below v's last bit;
+    #: docs/methods/kp_fs_offshelf.md)
     MEMO_POINTS = 64
 
     def __init__(self, X, beta, C2, b=5.0):
@@ -482,9 +482,9 @@ def solve_kp_widths(X, beta, C2, v0, *, b=5.0, tol=1e-8, max_iter=500, time_limi
 
     Ipopt is deterministic: the same problem (X, beta, C2, b, tol, max_iter) from the same start, once
     ``v0`` is clipped to v >= 0, gives the same result, so one solved before in this process (among the last
-    :data:`KP_SOLVES_KEPT`) and not stopped by its time limit is returned without solving it again. Issue 34:
+    :data:`KP_SOLVES_KEPT`) and not stopped by its time limit is returned without solving it again:
     once KP-FS off the shelf has collapsed the widths to v <= 0, its multistart's starts v * U(0, 2) all clip to
-    v = 0, and each was a 500-iteration Ipopt run (pima C2 = 0.99, fold 5: 3 x 180 s of CPU, the same run).
+    v = 0, and each would be the same 500-iteration Ipopt run (docs/methods/kp_fs_offshelf.md).
     """
     x0 = np.maximum(v0, 0.0)
     key = _kp_solve_key(X, beta, C2, x0, b, tol, max_iter)

@@ -15,7 +15,7 @@ Danskin's theorem gives its gradient at the SVM's solution a*:
 
 the gamma part of :meth:`MMFSProblem.gradient`. One evaluation is one SVM solve (libsvm, tolerance
 :data:`SVM_TOL`, through scikit-learn's private binding as SVM-RFE does, SVC as the fallback) on an n x n
-kernel plus a few (n x n) @ (n x M) products (~1 ms of CPU on colon 56 x 2000). The bound-constrained
+kernel plus a few (n x n) @ (n x M) products (docs/methods/mm_fs.md). The bound-constrained
 problem in M variables is solved with L-BFGS-B (scipy), then, once the support {j: gamma_j > 0} has settled,
 by projected Newton steps on it (:func:`newton_polish`, with the Hessian of F on the support from implicit
 differentiation of the SVM's KKT equations, :meth:`SVMValue.hessian_free`). The alpha behind each evaluation
@@ -25,14 +25,12 @@ evaluation's support partition still gives an optimal alpha (every KKT condition
 working set of widths, grown until the full problem's KKT conditions hold (:func:`solve_mmfs_reduced_from`).
 The NLP (20) in cyipopt
 carries gamma and 3n + 1 dual variables with n equality constraints and takes many more (and dearer)
-iterations (benchmarks/RESULTS.md, "Issue 20 goal 2").
+iterations (docs/methods/mm_fs.md).
 
 V is not twice differentiable where the SVM's support set changes, and (20) is non-convex: from one start a
 different algorithm may end at a different local optimum. Where the problem has one optimum near the start
-the routes agree (tests/test_mmfs_reduced.py). On colon (56 x 2000) they often do not: over the 110 fits of
-the jimenez2021 campaign this route ends at Ipopt's L-BFGS point in 50, lower in 49 and higher in 11, and
-Ipopt's own two Hessian modes differ from each other too (benchmarks/RESULTS.md, "Issue 20 goal 2 over every
-MM-FS fit of the jimenez2021 colon campaign").
+the routes agree (tests/test_mmfs_reduced.py). On colon (56 x 2000) they often do not, and Ipopt's own two
+Hessian modes differ from each other too (docs/methods/mm_fs.md counts them).
 
 Objective reported: F(gamma), which is (20a) at gamma with the SVM's exact solution. Ipopt's (20a) at its
 own last iterate can sit slightly below F(max(gamma, 0)): its bound relaxation (bound_relax_factor 1e-8)
