@@ -55,6 +55,32 @@ class Correlation(BaseSelector):
     measure : {"s2n", "pearson"}
         Golub signal-to-noise ratio or absolute Pearson correlation (not named ``score``: scikit-learn
         reads an attribute ``score`` as the estimator's scoring method).
+
+    Attributes
+    ----------
+    support_ : ndarray of bool of shape (n_features,)
+        The kept features.
+    ranking_ : ndarray of int of shape (n_features,)
+        1 = most important; the tuner reads smaller selections off it.
+    scores_ : ndarray of shape (n_features,)
+        The per-feature score the selection ranks by.
+    diagnostics_ : dict
+        ``status``, ``objective``, ``n_iter``, ``message`` and ``time_s`` (:mod:`svmfs.methods.base`).
+
+    References
+    ----------
+    Golub signal-to-noise / |Pearson| filter (Catala & Martin, section 5, 'correlation').
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(40, 6))
+    >>> y = (X[:, 0] + 0.5 * X[:, 1] > 0).astype(int)
+    >>> from svmfs.methods.correlation import Correlation
+    >>> sel = Correlation(n_features_to_select=2).fit(X, y)
+    >>> sel.get_support().nonzero()[0].tolist()
+    [0, 1]
     """
 
     ranks_all_features = True

@@ -77,6 +77,34 @@ class DFSA(BaseSelector):
     ``scores_``: the alignment lost when the feature is (kept: would be) removed, ``DecrAlign``;
     <= 0 for removed features, > 0 for kept ones after a normal stop. ``n_iter_``: candidate-scoring
     passes (the removals plus the final pass that found no improving removal).
+
+    Attributes
+    ----------
+    support_ : ndarray of bool of shape (n_features,)
+        The kept features.
+    ranking_ : ndarray of int of shape (n_features,)
+        1 = most important; the tuner reads smaller selections off it.
+    scores_ : ndarray of shape (n_features,)
+        The per-feature score the selection ranks by.
+    n_iter_ : int
+        Iterations of the method's outer loop.
+    diagnostics_ : dict
+        ``status``, ``objective``, ``n_iter``, ``message`` and ``time_s`` (:mod:`svmfs.methods.base`).
+
+    References
+    ----------
+    Catala & Martin, section 5, Algorithm 2, eq. 3.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(40, 6))
+    >>> y = (X[:, 0] + 0.5 * X[:, 1] > 0).astype(int)
+    >>> from svmfs.methods.dfsa import DFSA
+    >>> sel = DFSA(kernel="linear").fit(X, y)
+    >>> sel.get_support().nonzero()[0].tolist()
+    [0]
     """
 
     def __init__(self, kernel="poly", degree=2, offset=1.0, gamma=None, unbalanced=False, subsample=None,

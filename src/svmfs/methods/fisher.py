@@ -28,6 +28,32 @@ class FisherScore(BaseSelector):
     ----------
     n_features_to_select : int or None
         Features kept; ``None`` keeps all (the ranking is still computed). Tuned by inner CV.
+
+    Attributes
+    ----------
+    support_ : ndarray of bool of shape (n_features,)
+        The kept features.
+    ranking_ : ndarray of int of shape (n_features,)
+        1 = most important; the tuner reads smaller selections off it.
+    scores_ : ndarray of shape (n_features,)
+        The per-feature score the selection ranks by.
+    diagnostics_ : dict
+        ``status``, ``objective``, ``n_iter``, ``message`` and ``time_s`` (:mod:`svmfs.methods.base`).
+
+    References
+    ----------
+    Maldonado, Weber & Basak (2011), eq. 5.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(40, 6))
+    >>> y = (X[:, 0] + 0.5 * X[:, 1] > 0).astype(int)
+    >>> from svmfs.methods.fisher import FisherScore
+    >>> sel = FisherScore(n_features_to_select=2).fit(X, y)
+    >>> sel.get_support().nonzero()[0].tolist()
+    [0, 1]
     """
 
     ranks_all_features = True

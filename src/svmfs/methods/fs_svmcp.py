@@ -126,6 +126,36 @@ class FSSVMCP(_ConcaveBase):
         Safety limit on the outer iterations (status ``max_iter``).
     random_state : int
         Seed of the inner CV's fold assignment.
+
+    Attributes
+    ----------
+    support_ : ndarray of bool of shape (n_features,)
+        The kept features.
+    weights_ : ndarray of shape (n_features,)
+        The model's weight of each feature (0 off the support).
+    intercept_ : float
+        With ``weights_``, the hyperplane the method solved (the final classifier ``own`` scores it).
+    C_ : float
+        The SVM penalty used (chosen by the method's own inner CV where not given).
+    n_iter_ : int
+        Iterations of the method's outer loop.
+    diagnostics_ : dict
+        ``status``, ``objective``, ``n_iter``, ``message`` and ``time_s`` (:mod:`svmfs.methods.base`).
+
+    References
+    ----------
+    Rinaldi & Sciandrone (2010), Algorithm FS-SVMCP (section 4.1), eqs. 11, 14-15.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(40, 6))
+    >>> y = (X[:, 0] + 0.5 * X[:, 1] > 0).astype(int)
+    >>> from svmfs.methods.fs_svmcp import FSSVMCP
+    >>> sel = FSSVMCP().fit(X, y)
+    >>> sel.get_support().nonzero()[0].tolist()
+    [0, 1]
     """
 
     def _fit(self, X, y):
@@ -169,6 +199,36 @@ class FW1(_ConcaveBase):
     the start is z^0 = |w*|. Each iteration solves the LP (13) at the gradient of F at z^k; it stops
     when the new vertex does not lower grad F(z^k).z below its value at z^k (Proposition 3.2:
     finitely many steps). The selection is the support of the final vertex.
+
+    Attributes
+    ----------
+    support_ : ndarray of bool of shape (n_features,)
+        The kept features.
+    weights_ : ndarray of shape (n_features,)
+        The model's weight of each feature (0 off the support).
+    intercept_ : float
+        With ``weights_``, the hyperplane the method solved (the final classifier ``own`` scores it).
+    C_ : float
+        The SVM penalty used (chosen by the method's own inner CV where not given).
+    n_iter_ : int
+        Iterations of the method's outer loop.
+    diagnostics_ : dict
+        ``status``, ``objective``, ``n_iter``, ``message`` and ``time_s`` (:mod:`svmfs.methods.base`).
+
+    References
+    ----------
+    Rinaldi & Sciandrone (2010), FW1 algorithm on problem (16) (section 3).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(40, 6))
+    >>> y = (X[:, 0] + 0.5 * X[:, 1] > 0).astype(int)
+    >>> from svmfs.methods.fs_svmcp import FW1
+    >>> sel = FW1().fit(X, y)
+    >>> sel.get_support().nonzero()[0].tolist()
+    [0, 1]
     """
 
     def _fit(self, X, y):

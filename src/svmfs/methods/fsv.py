@@ -32,6 +32,34 @@ class FSV(LinearModelSelector):
         v_j above it marks feature j as selected.
     max_iter : int
         SLA iterations before stopping with status ``max_iter``.
+
+    Attributes
+    ----------
+    support_ : ndarray of bool of shape (n_features,)
+        The kept features.
+    weights_ : ndarray of shape (n_features,)
+        The model's weight of each feature (0 off the support).
+    intercept_ : float
+        With ``weights_``, the hyperplane the method solved (the final classifier ``own`` scores it).
+    n_iter_ : int
+        Iterations of the method's outer loop.
+    diagnostics_ : dict
+        ``status``, ``objective``, ``n_iter``, ``message`` and ``time_s`` (:mod:`svmfs.methods.base`).
+
+    References
+    ----------
+    Bradley & Mangasarian (1998); Maldonado et al. (2011), eqs. 8-9.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(40, 6))
+    >>> y = (X[:, 0] + 0.5 * X[:, 1] > 0).astype(int)
+    >>> from svmfs.methods.fsv import FSV
+    >>> sel = FSV().fit(X, y)
+    >>> sel.get_support().nonzero()[0].tolist()
+    [0, 1]
     """
 
     def __init__(self, C=1.0, beta=5.0, threshold=1e-6, max_iter=50):

@@ -35,6 +35,34 @@ class IFSA(BaseSelector):
     ``ranking_`` lists the added features in order (1 = first added); the features never added share
     the last rank. ``scores_`` holds each added feature's alignment increment (0 for the others);
     ``diagnostics_["path"]`` the alignment after each addition.
+
+    Attributes
+    ----------
+    support_ : ndarray of bool of shape (n_features,)
+        The kept features.
+    ranking_ : ndarray of int of shape (n_features,)
+        1 = most important; the tuner reads smaller selections off it.
+    scores_ : ndarray of shape (n_features,)
+        The per-feature score the selection ranks by.
+    n_iter_ : int
+        Iterations of the method's outer loop.
+    diagnostics_ : dict
+        ``status``, ``objective``, ``n_iter``, ``message`` and ``time_s`` (:mod:`svmfs.methods.base`).
+
+    References
+    ----------
+    Catala & Martin, section 3.2, Algorithm 1, eq. 2; r by alignment fraction (section 4.1).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(40, 6))
+    >>> y = (X[:, 0] + 0.5 * X[:, 1] > 0).astype(int)
+    >>> from svmfs.methods.ifsa import IFSA
+    >>> sel = IFSA().fit(X, y)
+    >>> sel.get_support().nonzero()[0].tolist()
+    [0]
     """
 
     truncation_is_size = False

@@ -106,6 +106,38 @@ class KPSVM(BaseSelector):
         (the stopping rule may end it earlier), a grid point like C2, not a failure to converge (status
         "ok"); ``None``: the stopping rule (or ``max_iter``) alone.
     n_folds, random_state : folds and seed of the isotropic inner CV (used only when C or v0 is None).
+
+    Attributes
+    ----------
+    support_ : ndarray of bool of shape (n_features,)
+        The kept features.
+    ranking_ : ndarray of int of shape (n_features,)
+        1 = most important; the tuner reads smaller selections off it.
+    weights_ : ndarray of shape (n_features,)
+        The model's weight of each feature (0 off the support).
+    kernel_widths_ : ndarray of shape (n_features,)
+        Kernel widths for the ``anisotropic`` final classifier.
+    C_ : float
+        The SVM penalty used (chosen by the method's own inner CV where not given).
+    n_iter_ : int
+        Iterations of the method's outer loop.
+    diagnostics_ : dict
+        ``status``, ``objective``, ``n_iter``, ``message`` and ``time_s`` (:mod:`svmfs.methods.base`).
+
+    References
+    ----------
+    Maldonado, Weber & Basak (2011), Algorithm 1 (section 4.2), eqs. 11, 13-16; C, v0 by isotropic CV in fit.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(40, 6))
+    >>> y = (X[:, 0] + 0.5 * X[:, 1] > 0).astype(int)
+    >>> from svmfs.methods.kp_svm import KPSVM
+    >>> sel = KPSVM(C=1.0).fit(X, y)
+    >>> sel.get_support().nonzero()[0].tolist()
+    [0, 1]
     """
 
     def __init__(

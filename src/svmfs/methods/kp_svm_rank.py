@@ -25,6 +25,30 @@ class KPSVMRank(KPSVM):
 
     n_features_to_select : int or None
         r of Algorithm 2; ``None`` keeps the features with v > 0 at convergence (Algorithm 1).
+
+    Attributes
+    ----------
+    support_ : ndarray of bool of shape (n_features,)
+        The kept features.
+    ranking_ : ndarray of int of shape (n_features,)
+        1 = most important; the tuner reads smaller selections off it.
+    diagnostics_ : dict
+        ``status``, ``objective``, ``n_iter``, ``message`` and ``time_s`` (:mod:`svmfs.methods.base`).
+
+    References
+    ----------
+    Maldonado, Weber & Basak (2011), Algorithm 2 (section 4.3) and the ranking of section 7.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(40, 6))
+    >>> y = (X[:, 0] + 0.5 * X[:, 1] > 0).astype(int)
+    >>> from svmfs.methods.kp_svm_rank import KPSVMRank
+    >>> sel = KPSVMRank(n_features_to_select=2).fit(X, y)
+    >>> sel.get_support().nonzero()[0].tolist()
+    [0, 1]
     """
 
     ranks_all_features = True

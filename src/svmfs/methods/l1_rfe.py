@@ -24,6 +24,32 @@ class L1RFE(BaseSelector):
     n_features_to_select : int or None
         Size of the selection; ``None`` keeps the whole 1-norm support.
     threshold, step, switch_at : as in :class:`L1SVM` and :class:`SVMRFE`.
+
+    Attributes
+    ----------
+    support_ : ndarray of bool of shape (n_features,)
+        The kept features.
+    ranking_ : ndarray of int of shape (n_features,)
+        1 = most important; the tuner reads smaller selections off it.
+    weights_ : ndarray of shape (n_features,)
+        The model's weight of each feature (0 off the support).
+    diagnostics_ : dict
+        ``status``, ``objective``, ``n_iter``, ``message`` and ``time_s`` (:mod:`svmfs.methods.base`).
+
+    References
+    ----------
+    MIT 9.520 project, section 3.2 (1-norm RFE).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(40, 6))
+    >>> y = (X[:, 0] + 0.5 * X[:, 1] > 0).astype(int)
+    >>> from svmfs.methods.l1_rfe import L1RFE
+    >>> sel = L1RFE(C=1.0, n_features_to_select=2).fit(X, y)
+    >>> sel.get_support().nonzero()[0].tolist()
+    [0, 1]
     """
 
     ranks_all_features = True

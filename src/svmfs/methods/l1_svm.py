@@ -40,6 +40,32 @@ class L1SVM(LinearModelSelector):
         still the first solve's): Jimenez-Cordero et al. (2021), section 5.2, "recomputing the classifier
         that this method provides with those selected features only", read as the l1-SVM itself
         (docs/protocols/jimenez2021.md, row J35, reading (a)).
+
+    Attributes
+    ----------
+    support_ : ndarray of bool of shape (n_features,)
+        The kept features.
+    weights_ : ndarray of shape (n_features,)
+        The model's weight of each feature (0 off the support).
+    intercept_ : float
+        With ``weights_``, the hyperplane the method solved (the final classifier ``own`` scores it).
+    diagnostics_ : dict
+        ``status``, ``objective``, ``n_iter``, ``message`` and ``time_s`` (:mod:`svmfs.methods.base`).
+
+    References
+    ----------
+    MIT 9.520 project, section 3.1 (1-norm SVM LP); threshold 1e-2 (Jimenez-Cordero 5.2).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(40, 6))
+    >>> y = (X[:, 0] + 0.5 * X[:, 1] > 0).astype(int)
+    >>> from svmfs.methods.l1_svm import L1SVM
+    >>> sel = L1SVM(C=1.0).fit(X, y)
+    >>> {0, 1} <= set(sel.get_support().nonzero()[0].tolist())
+    True
     """
 
     param_choices = {"refit_selected": (False, True)}

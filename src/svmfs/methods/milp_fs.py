@@ -89,6 +89,32 @@ class MILPFS(LinearModelSelector):
         status ``max_iter`` with the incumbent, the same on every machine.
     lp_first : bool
         Solve the LP relaxation first and keep it when it has at most B nonzeros (exact; see above).
+
+    Attributes
+    ----------
+    support_ : ndarray of bool of shape (n_features,)
+        The kept features.
+    weights_ : ndarray of shape (n_features,)
+        The model's weight of each feature (0 off the support).
+    intercept_ : float
+        With ``weights_``, the hyperplane the method solved (the final classifier ``own`` scores it).
+    diagnostics_ : dict
+        ``status``, ``objective``, ``n_iter``, ``message`` and ``time_s`` (:mod:`svmfs.methods.base`).
+
+    References
+    ----------
+    Labbe, Martinez-Merino & Rodriguez-Chia (2019), as Jimenez-Cordero et al. (2021), 4.3.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(40, 6))
+    >>> y = (X[:, 0] + 0.5 * X[:, 1] > 0).astype(int)
+    >>> from svmfs.methods.milp_fs import MILPFS
+    >>> sel = MILPFS(B=2).fit(X, y)
+    >>> sel.get_support().nonzero()[0].tolist()
+    [0, 1]
     """
 
     def __init__(self, C=1.0, B=10, M=1.0, time_limit=60.0, lp_first=True, node_limit=None):

@@ -43,7 +43,10 @@ PAPER_C2_GRID = [0.01] + [round(0.1 * k, 1) for k in range(1, 10)] + [0.99]
 
 
 class MMFS(BaseSelector):
-    """Min-max feature selection, problem (20), solved as in Algorithm 1.
+    """Min-max feature selection, problem (20), solved as in Algorithm 1 (Jimenez-Cordero et al. 2021, sec. 3-4).
+
+    The single-level problem (20a)-(20d) joins the SVM dual (18) with the anisotropic Gaussian kernel (13)
+    and the penalty C2 ||gamma||_p^p; feature j is kept where gamma_j > ``threshold`` (sec. 5.2).
 
     Parameters
     ----------
@@ -66,24 +69,19 @@ class MMFS(BaseSelector):
         SVM dual's optimal value (Wolfe duality; one libsvm solve per evaluation, Danskin's gradient), by
         L-BFGS-B, then Newton on the settled support (``solvers.mmfs_reduced``; p >= 1; ``hessian``,
         ``lbfgs_history``, ``scale_by_C``, ``tol`` and ``alpha_bounds`` do not apply). Same problem, another
-        algorithm: (20) being non-convex, it often ends at another local optimum than Ipopt from the same
-        start. Over the 110 colon fits of ``jimenez2021`` (0.6 s median, 3.6 s at most, where Ipopt's
-        L-BFGS took 10.5 s median, 68 s at most): the same point as Ipopt's L-BFGS in 50, a lower F in 49, a
-        higher one in 11, and the selected genes with it (benchmarks/RESULTS.md, "Issue 20 goal 2 over every
-        MM-FS fit of the jimenez2021 colon campaign").
+        algorithm: (20) being non-convex, it may end at another local optimum than Ipopt from the same
+        start (docs/methods/mm_fs.md counts how often).
     alpha_bounds : bool
         Include the redundant bounds (20d) 0 <= alpha <= C (paper: yes, helps the solver).
     hessian : {"auto", "limited-memory", "exact"}
         Ipopt's ``hessian_approximation`` on either route: L-BFGS, or exact second derivatives (cyipopt:
         the hand-derived Hessian of the Lagrangian, ``MMFSProblem.hessian``; Pyomo: the solver's own from
-        the model). Exact takes several times fewer iterations; its gamma-gamma block costs O(n^2 M^2) per
-        iteration (benchmarks/RESULTS.md). "auto" (default): exact up to 100 features, L-BFGS above
+        the model). Exact takes fewer iterations; its gamma-gamma block costs O(n^2 M^2) per
+        iteration. "auto" (default): exact up to 100 features, L-BFGS above
         (``mmfs_nlp.resolve_hessian``); the diagnostics record the one used.
     lbfgs_history : int
         Ipopt's ``limited_memory_max_history`` (L-BFGS pairs kept; Ipopt's default is 6). 50 by default:
-        on colon (56 x 2000) with 6 pairs C2 = 0.99 stalls to the 3000-iteration limit (303 s), with 50
-        every C2 of the sweep converges in 96-162 iterations, 12-25 s, at the benchmark's start (C = 1,
-        gamma_ini = 1/M); a few starts the campaign's inner CV picks take 260-1850 (benchmarks/RESULTS.md).
+        with 6 pairs the microarray fits stall at the iteration limit (docs/methods/mm_fs.md).
     scale_by_C : {"auto", True, False}
         cyipopt route, C > 1: Ipopt works in alpha / C, nu / C, lam0 / C, lamC / C with (20b) divided by C and
         (20a) by C^2 (``MMFSProblem.scaling``; the same problem, variables of order 1). Without it pima's
@@ -97,6 +95,36 @@ class MMFS(BaseSelector):
         Largest n * M the Pyomo route accepts.
     random_state : int
         Seed of the inner-CV folds.
+
+    Attributes
+    ----------
+    weights_, scores_ : ndarray of shape (n_features,)
+        gamma at the solution (inf where the NLP returned non-finite values).
+    kernel_widths_ : ndarray of shape (n_features,)
+        The gamma_j of kernel (13) for the final classifier (gamma_ini where the solution is not finite).
+    support_ : ndarray of bool
+        gamma_j > ``threshold``.
+    ranking_ : ndarray of int
+        Features by decreasing gamma_j.
+    C_, gamma_ini_ : float
+        The SVM penalty and the isotropic start (step 1's inner CV, or as given).
+    n_iter_ : int
+        Solver iterations.
+    diagnostics_ : dict
+        ``status``, ``objective`` (F at the returned gamma), route, Hessian, residuals, ``time_s``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmfs.methods.mm_fs import MMFS
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(40, 6))
+    >>> y = (X[:, 0] + 0.5 * X[:, 1] > 0).astype(int)
+    >>> sel = MMFS(C2=0.9, C=1.0, gamma_ini=0.2, route="reduced").fit(X, y)
+    >>> sel.get_support().nonzero()[0].tolist()
+    [0, 1]
+    >>> sel.diagnostics_["status"]
+    'ok'
     """
 
     def __init__(

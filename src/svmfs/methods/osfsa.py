@@ -29,6 +29,32 @@ class OSFSA(BaseSelector):
         RBF exp(-gamma |x - z|^2); ``None``: 1 / (p Var(X)) over all features.
     unbalanced : bool
         Ideal kernel from labels +1/m, -1/n (section 4.2).
+
+    Attributes
+    ----------
+    support_ : ndarray of bool of shape (n_features,)
+        The kept features.
+    ranking_ : ndarray of int of shape (n_features,)
+        1 = most important; the tuner reads smaller selections off it.
+    scores_ : ndarray of shape (n_features,)
+        The per-feature score the selection ranks by.
+    diagnostics_ : dict
+        ``status``, ``objective``, ``n_iter``, ``message`` and ``time_s`` (:mod:`svmfs.methods.base`).
+
+    References
+    ----------
+    Catala & Martin, section 3.1 (osFSA), eq. 1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(40, 6))
+    >>> y = (X[:, 0] + 0.5 * X[:, 1] > 0).astype(int)
+    >>> from svmfs.methods.osfsa import OSFSA
+    >>> sel = OSFSA(n_features_to_select=2).fit(X, y)
+    >>> sel.get_support().nonzero()[0].tolist()
+    [0, 1]
     """
 
     ranks_all_features = True

@@ -41,6 +41,34 @@ class RFEKernel(BaseSelector):
         Fraction of the remaining features removed per iteration while more than ``switch_at`` remain.
     switch_at : int
         From this many remaining features on, one feature is removed per iteration.
+
+    Attributes
+    ----------
+    support_ : ndarray of bool of shape (n_features,)
+        The kept features.
+    ranking_ : ndarray of int of shape (n_features,)
+        1 = most important; the tuner reads smaller selections off it.
+    scores_ : ndarray of shape (n_features,)
+        The per-feature score the selection ranks by.
+    n_iter_ : int
+        Iterations of the method's outer loop.
+    diagnostics_ : dict
+        ``status``, ``objective``, ``n_iter``, ``message`` and ``time_s`` (:mod:`svmfs.methods.base`).
+
+    References
+    ----------
+    Guyon et al. (2002) nonlinear SVM-RFE as in Maldonado, Weber & Basak (2011), section 3, eqs. 6-7.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(80, 6))
+    >>> y = (X[:, 0] ** 2 + X[:, 1] ** 2 > 1.4).astype(int)
+    >>> from svmfs.methods.rfe_kernel import RFEKernel
+    >>> sel = RFEKernel(C=100.0, gamma=0.3, n_features_to_select=2).fit(X, y)
+    >>> sel.get_support().nonzero()[0].tolist()
+    [0, 1]
     """
 
     ranks_all_features = True
