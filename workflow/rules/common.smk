@@ -143,9 +143,13 @@ def prepare_raw_dir(wildcards):
     return RAW if REGISTRY[_source(wildcards.dataset)]["kind"] == "download" else None
 
 
+#: this workflow's own folder (not the user's, when svmfs is used as a Snakemake module)
+SVMFS_ROOT = Path(str(workflow.current_basedir)).parents[1]
+
+
 def library_file(path):
     """A file of the svmfs package: editing it reruns the jobs that take it as input."""
-    return str(Path(workflow.basedir) / "src" / "svmfs" / path)
+    return str(SVMFS_ROOT / "src" / "svmfs" / path)
 
 
 def method_module(method):
