@@ -6,7 +6,7 @@ point) on the test side. Many of those fits are the same fit: a linear, polynomi
 the selected columns depends only on the rows, the selected columns and its own parameters, and different
 selector points often select the same columns (SVM-RFE's best few features are the same at most of the 21 C
 of the MIT 9.520 grid, section 2.2; 1-norm RFE never selects beyond the 1-norm SVM's support, section 3.2, so
-every size above it repeats it; docs/methods/svm_rfe.md counts the repeats on the mit9520 jobs).
+every size above it repeats it).
 
 :class:`FitMemo` returns the stored (predictions, decision values) for a repeated fit instead of refitting.
 libsvm is deterministic for a given input (its seed only drives probability estimates, off here), so the
