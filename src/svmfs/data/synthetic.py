@@ -126,7 +126,7 @@ def sparse_polynomial(n=200, p=20, kind="f2", sparseness=0.95, seed=0, zeros="in
     (the 230 monomials of degree 1-2) are zero with probability ``sparseness`` and otherwise have a
     coefficient drawn from {+1, -1}. Relevant: the variables of the nonzero terms.
     ``zeros`` (the two readings of "A given percentage of sparseness implies that that percentage of terms
-    have zero coefficients", docs/protocols/catala_martin.md row C13): ``independent`` (reading (b), the
+    have zero coefficients", docs/protocols/catala_martin.md): ``independent`` (reading (b), the
     default): each term is zero independently with probability ``sparseness``, a draw with no nonzero term
     redrawn; ``exact`` (reading (a)): exactly round((1 - sparseness) x 230) terms nonzero (half up: 7 at
     0.97, 12 at 0.95, all 230 at 0), chosen uniformly without replacement. No constant term (the paper's 230

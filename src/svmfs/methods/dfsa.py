@@ -24,7 +24,7 @@ The text admits several readings, chosen by two parameters:
 ``step13=True`` runs Algorithm 2's optional step 13 (with the sign of step 9, see
 :func:`~svmfs.solvers.alignment.backward_elimination`): an iteration removes every feature whose removal
 alone does not lower the alignment, and the validation stop is checked once per iteration, "at each
-iteration of dFSA if the removal of features decrease the accuracy" (docs/protocols/catala_martin.md C17 (d)).
+iteration of dFSA if the removal of features decrease the accuracy" (docs/protocols/catala_martin.md).
 ``subsample`` estimates the alignment on a random subset of the training points, as section 3.2
 suggests for large sets (plain random draw, no stratification). Data are used as given: the paper
 standardises them first (the workflow's normalisation does).

@@ -34,11 +34,11 @@ def _svm(C, max_iter):
 
 
 #: Tie rules of the C choice (``C_ties``). The paper names none: "The value of C which gives the lowest
-#: cross-validation error rate is selected" (section 2); protocol sheet row R13.
+#: cross-validation error rate is selected" (section 2; docs/protocols/rinaldi2010.md).
 C_TIE_RULES = ("smallest", "largest")
 
 #: Whose slacks the step-1 SVM penalizes (``svm_rows``): "all" training points, as problem (5) of section 2
-#: (every campaign's), or "I", problem (14) as printed: "C sum_{i in I} xi^i" (sheet row R31).
+#: (every campaign's), or "I", problem (14) as printed: "C sum_{i in I} xi^i".
 SVM_ROWS = ("all", "I")
 
 
@@ -108,20 +108,20 @@ class FSSVMCP(_ConcaveBase):
         Folds of the inner CV choosing C.
     C_ties : {"smallest", "largest"}
         Which C wins a tie in CV accuracy: the first best in grid order (default; the smallest C of an
-        ascending grid) or the largest best C (the paper names no rule; sheet row R13).
+        ascending grid) or the largest best C (the paper names no rule).
     svm_rows : {"all", "I"}
         Whose slacks the step-1 SVM penalizes. "all" (default): every training point, the SVM (5) of
         section 2 on the active features. "I": problem (14) as printed, "C sum_{i in I} xi^i" with the
         constraints on every point: I is the set of step 2 of the previous iteration (every point at the
         first), so the SVM and its CV choosing C are fitted on the rows of I only (a point outside I has a
         free slack, hence no influence); step 2 then takes I = {i : xi*_i < 1} over all N points, xi*_i
-        the smallest feasible slack max(0, 1 - y_i(w*.x_i + b*)). Sheet row R31.
+        the smallest feasible slack max(0, 1 - y_i(w*.x_i + b*)).
     zero_tol : float
         Relative tolerance below which a component of w_hat counts as zero.
     lp_solver : {"highs", "glpk"}
         Who solves the LP (15) to a vertex: HiGHS's dual simplex (default) or GLPK's simplex, the paper's
         solver (sec. 5.1: "solved using GLPK (4.9)"; cvxopt's GLPK). Where (15) has several optimal vertices
-        the two may return different supports (sheet row R18).
+        the two may return different supports.
     max_iter : int
         Safety limit on the outer iterations (status ``max_iter``).
     random_state : int

@@ -39,7 +39,7 @@ class L1SVM(LinearModelSelector):
         selected columns only and that hyperplane is kept (zero outside the selection; ``support_`` is
         still the first solve's): Jimenez-Cordero et al. (2021), section 5.2, "recomputing the classifier
         that this method provides with those selected features only", read as the l1-SVM itself
-        (docs/protocols/jimenez2021.md, row J35, reading (a)).
+        (docs/protocols/jimenez2021.md).
 
     Attributes
     ----------

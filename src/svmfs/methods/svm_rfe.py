@@ -35,7 +35,7 @@ from .base import BaseSelector, support_from_ranking
 def rfe_schedule(n_features: int, step: float | str, switch_at: int) -> list[int]:
     """Number of features removed at each elimination, down to one remaining feature.
 
-    ``step="halve"`` is the SPIDER toolbox's RFE (Rinaldi & Sciandrone 2010, sec. 5.3, sheet row R26 (c)):
+    ``step="halve"`` is the SPIDER toolbox's RFE (Rinaldi & Sciandrone 2010, sec. 5.3):
     ``floor(remaining / 2)`` while more than ``switch_at`` (SPIDER's ``speed``, default 0) remain. SPIDER caps
     its last removal so that exactly r stay; read off the full ranking, the size r keeps the same features
     (the r largest |w_j| of the SVM at the last size above r).

@@ -38,7 +38,7 @@ def tune_initial_solution(X, y, fold: dict, normalization: dict, n_folds: int, s
     scale it): one :func:`~svmfs.solvers.mmfs_nlp.isotropic_cv` over the paper's grids (C: 17 values,
     section 5.1; gamma: 1e-4..1e4, section 4.2), ``n_folds`` stratified inner folds seeded by ``seed``, ties by
     ``ties`` (``inner_cv.initial_solution_ties``), each SVM solved by libsvm to ``libsvm_tol``
-    (``inner_cv.initial_solution_libsvm_tol``, sheet row J41); each recorded only when not the default, so that
+    (``inner_cv.initial_solution_libsvm_tol``); each recorded only when not the default, so that
     the files of the campaigns without the keys stay as they were."""
     train, test = np.asarray(fold["train"]), np.asarray(fold["test"])
     Xtr = normalize_fold(X, train, test, normalization["method"], normalization.get("scope", "fold"))[0]

@@ -2,8 +2,7 @@
 
 Inner-CV tuning fits the final classifier tens of thousands of times on small matrices (MIT 9.520's SVM-RFE
 job: 5 inner folds x 21 C x 14 sizes x 21 final C = 30870 fits of a linear SVC on 64 x <= 100). There
-scikit-learn's input validation, tag and config look-ups cost ~1 ms per call, several times libsvm's own
-solve (benchmarks/RESULTS.md, "Select-job tuning through libsvm directly"). :func:`svc_fit_predict` makes
+scikit-learn's input validation, tag and config look-ups cost several times libsvm's own solve. :func:`svc_fit_predict` makes
 the calls ``SVC.fit``, ``SVC.predict`` and ``SVC.decision_function`` make for dense two-class data (same
 arguments, same order, the same draw of libsvm's seed from NumPy's global generator), so predictions and
 decision values are bit-identical to the public route (tests/test_libsvm_direct.py). Anything else (one or

@@ -12,7 +12,7 @@ and, with ``C=None`` (no slacks: the constraints are hard) and c = grad F(z*), t
 Rinaldi & Sciandrone's FS-SVMCP. It is solved by HiGHS's dual simplex (scipy ``highs-ds``), so the
 solution is a vertex of the feasible polyhedron; ``solver="glpk"`` solves the same LP by GLPK's simplex
 (through cvxopt), the solver Rinaldi & Sciandrone used (sec. 5.1, GLPK 4.9): another vertex where the LP has
-several optimal ones (sheet row R18 of docs/protocols/rinaldi2010.md).
+several optimal ones (docs/protocols/rinaldi2010.md).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def weighted_l1_svm(X, y, cost, C=None, rows=None, time_limit=None, solver="high
 
     For cost c >= 0 the two forms have the same optimal value and, at an optimal vertex, min(u_j, v_j)
     = 0, so z = u + v = |w|. Splitting w leaves only the n margin rows (instead of n + 2p), which
-    HiGHS's dual simplex solves 25-30x faster at microarray size (benchmarks/RESULTS.md). Variables are
+    HiGHS's dual simplex solves much faster at microarray size. Variables are
     ordered (u, v, b, xi); the vertex count ``n_active`` is over the same number of variables.
     """
     X = np.asarray(X, dtype=float)

@@ -34,11 +34,8 @@ HESS_GAMMA_FLOOR = 1e-8
 #: Values of ``hessian`` accepted by :func:`solve_mmfs`: Ipopt's ``hessian_approximation``, or "auto".
 HESSIAN_OPTIONS = ("auto", "limited-memory", "exact")
 
-#: ``hessian="auto"`` takes the exact Hessian up to this many features and L-BFGS above. Measured
-#: (benchmarks/RESULTS.md): exact is several times faster on WDBC (M = 30) and pima (M = 8), where L-BFGS
-#: stalls to max_iter at some campaign starts; at M = 2000 (colon) its dense M x M block makes it 2-3x slower
-#: at the C2 sweep's benchmark start and at C = 100, but on Fig. 2's path at C >= 0.4 (C2 = 0.9) L-BFGS
-#: stalls (18-861 s) where exact takes 19-24 s, so the jimenez2021 campaign sets exact there.
+#: ``hessian="auto"`` takes the exact Hessian up to this many features and L-BFGS above: the exact Hessian's
+#: dense M x M block is cheap at small M and dear at microarray size (docs/methods/mm_fs.md).
 AUTO_EXACT_MAX_FEATURES = 100
 
 
@@ -54,9 +51,8 @@ def resolve_hessian(hessian: str, n_features: int) -> str:
 
 def resolve_scale_by_C(scale_by_C, hessian: str) -> bool:
     """Whether :func:`solve_mmfs` scales by C (:meth:`MMFSProblem.scaling`): ``scale_by_C`` itself, or for
-    "auto" with the exact Hessian only. Measured at the campaign's slowest starts (benchmarks/RESULTS.md):
-    exact Hessian, pima C = 1e4: unscaled max_iter, scaled the optimum in 167 iterations; L-BFGS on colon:
-    scaled 10x faster at C = 7 but 3x slower at C = 100, so L-BFGS keeps Ipopt's own scaling by default."""
+    "auto" with the exact Hessian only (with L-BFGS, scaling helps at some C and hurts at others;
+    docs/methods/mm_fs.md)."""
     if scale_by_C == "auto":
         return hessian == "exact"
     if isinstance(scale_by_C, (bool, np.bool_)):
@@ -209,9 +205,7 @@ class MMFSProblem:
 
         In a = alpha / C, (20b) reads G a - (e / C - nu' y + lam0' - lamC') = 0, every term of order 1 at the
         isotropic start (alpha of order C there). Ipopt's default gradient-based scaling, computed once at
-        that start, stalls at C = 1e3-1e4: pima, C = 1e4: L-BFGS to max_iter (3000), the exact Hessian at
-        (20a) = 2.4e6 after 500 iterations. Scaled as here the exact-Hessian solve reaches the optimum, 249.4,
-        in 167 iterations ((20a) / C: 389; benchmarks/RESULTS.md).
+        that start, can stall at C = 1e3-1e4 (docs/methods/mm_fs.md).
         """
         if self.C <= 1.0:
             return None
@@ -524,7 +518,7 @@ PAPER_C_GRID = [10.0**k for k in range(-4, 0)] + [float(k) for k in range(1, 10)
 PAPER_GAMMA_GRID = [10.0**k for k in range(-4, 5)]
 
 
-#: Tie rules of :func:`isotropic_cv` (the paper names none: sheet row J12 of docs/protocols/jimenez2021.md).
+#: Tie rules of :func:`isotropic_cv` (the paper names none; docs/protocols/jimenez2021.md).
 ISOTROPIC_TIES = ("smallest", "largest")
 
 
@@ -532,7 +526,7 @@ def isotropic_cv(X, y, C_grid, gamma_grid, n_folds=5, random_state=0, ties="smal
     """Algorithm 1, first step: N-fold CV of the SVM (10) with gamma_j = gamma for all j.
 
     Seeded StratifiedKFold; returns (C*, gamma_ini, best mean validation accuracy). ``tol``: libsvm's stopping
-    tolerance of each SVM (its default 1e-3; section 4.2 solves them with CPLEX, sheet row J41). ``ties="smallest"``: ties go
+    tolerance of each SVM (its default 1e-3; section 4.2 solves them with CPLEX). ``ties="smallest"``: ties go
     to the first pair in grid order (C ascending outer, gamma ascending inner), i.e. the simplest model;
     ``"largest"``: to the largest C among the best pairs, then its smallest gamma (section 3.3 is silent on
     ties). With fewer members in a class than ``n_folds``, the number of folds is reduced to that count (at

@@ -445,7 +445,7 @@ def c2_path(X, y, C, C2s, gamma0, **kwargs) -> list[MMFSResult]:
     """Solutions of (20) along ``C2s`` (in the order given): the first from ``gamma0`` (a cold
     :func:`solve_mmfs_reduced`), each next one warm-started from the previous C2's gamma
     (:func:`solve_mmfs_reduced_from`). Each point is a KKT point of its own problem; (20) is non-convex,
-    so a warm start may end at another local optimum than a cold fit (benchmarks/RESULTS.md compares them)."""
+    so a warm start may end at another local optimum than a cold fit (``python -m benchmarks run mmfs_solvers c2_path`` compares them)."""
     out = []
     for i, c2 in enumerate(C2s):
         if i == 0:
