@@ -39,6 +39,13 @@ def rfe_schedule(n_features: int, step: float | str, switch_at: int) -> list[int
     ``floor(remaining / 2)`` while more than ``switch_at`` (SPIDER's ``speed``, default 0) remain. SPIDER caps
     its last removal so that exactly r stay; read off the full ranking, the size r keeps the same features
     (the r largest |w_j| of the SVM at the last size above r).
+
+    Examples
+    --------
+    >>> rfe_schedule(10, 0.5, 4)  # half while more than 4 remain (never below 4), then one at a time
+    [5, 1, 1, 1, 1]
+    >>> rfe_schedule(10, "halve", 0)
+    [5, 2, 1, 1]
     """
     halve = step == "halve"
     if not halve and not (isinstance(step, (int, float)) and 0 < step < 1):

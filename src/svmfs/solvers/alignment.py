@@ -43,7 +43,27 @@ def resolve_gamma(gamma, X: np.ndarray) -> float:
 
 
 def alignment(K: np.ndarray, t: np.ndarray) -> float:
-    """Eq. (1): <K, T>_F / sqrt(<K, K>_F <T, T>_F) with T = t t'. A zero kernel has alignment 0."""
+    """Kernel-target alignment, Catala & Martin eq. (1): <K, T>_F / sqrt(<K, K>_F <T, T>_F) with T = t t'.
+
+    Parameters
+    ----------
+    K : ndarray of shape (n, n)
+        A kernel matrix.
+    t : ndarray of shape (n,)
+        The target vector (:func:`target_vector`).
+
+    Returns
+    -------
+    float
+        The alignment, in [-1, 1]; a zero kernel has alignment 0.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t = target_vector(np.array([1.0, 1.0, -1.0, -1.0]))
+    >>> float(alignment(np.outer(t, t), t))  # the ideal kernel
+    1.0
+    """
     kt = float(t @ K @ t)
     kk = float(np.sum(K * K))
     return kt / np.sqrt(kk * float(t @ t) ** 2) if kk > 0 else 0.0

@@ -51,7 +51,28 @@ def sq_dists(A: np.ndarray, w: np.ndarray | None = None, B: np.ndarray | None = 
 
 
 def aniso_kernel(A: np.ndarray, gamma: np.ndarray, B: np.ndarray | None = None) -> np.ndarray:
-    """Anisotropic Gaussian kernel (13), K_il = exp(-sum_j gamma_j (a_ij - b_lj)^2)."""
+    """Anisotropic Gaussian kernel, Jimenez-Cordero et al. (2021) eq. (13): K_il = exp(-sum_j gamma_j (a_ij - b_lj)^2).
+
+    Parameters
+    ----------
+    A : ndarray of shape (n, M)
+    gamma : ndarray of shape (M,)
+        One width per feature; gamma_j = 0 leaves feature j out of the kernel.
+    B : ndarray of shape (m, M), optional
+        The second set of points (default ``A``).
+
+    Returns
+    -------
+    ndarray of shape (n, m)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> A = np.array([[0.0, 0.0], [1.0, 2.0]])
+    >>> aniso_kernel(A, np.array([1.0, 0.0])).round(4)  # the second feature ignored
+    array([[1.    , 0.3679],
+           [0.3679, 1.    ]])
+    """
     return np.exp(-sq_dists(A, gamma, B))
 
 

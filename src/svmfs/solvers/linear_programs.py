@@ -50,6 +50,35 @@ def weighted_l1_svm(X, y, cost, C=None, rows=None, time_limit=None, solver="high
     = 0, so z = u + v = |w|. Splitting w leaves only the n margin rows (instead of n + 2p), which
     HiGHS's dual simplex solves much faster at microarray size. Variables are
     ordered (u, v, b, xi); the vertex count ``n_active`` is over the same number of variables.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, p)
+    y : ndarray of shape (n,)
+        Labels in {-1, +1}.
+    cost : ndarray of shape (p,)
+        The weight of each |w_j| (all ones: the 1-norm SVM; FS-SVMCP's LP (15): the concave gradient).
+    C : float or None
+        Penalty of the slacks; None: hard margin on ``rows``.
+    rows : array of int, optional
+        The margin rows (default all).
+    time_limit : float, optional
+        Seconds for the solver.
+    solver : {"highs", "glpk"}
+
+    Returns
+    -------
+    LPResult
+        w, b, z = |w|, the slacks, the objective and the solver's status.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[2.0, 0.1], [1.5, -0.2], [-2.0, 0.3], [-1.0, -0.1]])
+    >>> y = np.array([1.0, 1.0, -1.0, -1.0])
+    >>> res = weighted_l1_svm(X, y, np.ones(2), C=10.0)
+    >>> res.status, res.w.round(3).tolist()  # the second feature gets no weight
+    ('ok', [0.8, 0.0])
     """
     X = np.asarray(X, dtype=float)
     rows = np.arange(X.shape[0]) if rows is None else np.asarray(rows)
