@@ -235,7 +235,7 @@ def _benchmark_value(tsv: Path, column: str) -> float | None:
 
 
 #: The select job's own log lines (``svmfs.jobs.job_context``'s format, milliseconds after the comma): the CPU
-#: seconds of its stages (jobs run since 2026-11-27), else the final classifier's wall seconds and the status
+#: seconds of its stages where the log has them, else the final classifier's wall seconds and the status
 #: line written once the in-job audits are done.
 _STAMP = r"(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}) INFO "
 _CPU_STAGES = re.compile(r"cpu by stage: tune ([0-9.]+) s, fit ([0-9.]+) s, final classifier ([0-9.]+) s, audits ([0-9.]+) s")
