@@ -65,8 +65,15 @@ rule figures:
     input:
         summary=f"{OUT}/tables/summary.csv",
         timing=f"{OUT}/tables/timing.csv",
-        code=[library_file("analysis/figures.py"), library_file("analysis/paths.py")],
+        code=[library_file("analysis/figures.py"), library_file("analysis/paths.py"), library_file("analysis/front.py")],
     output:
+        front_png=report(
+            f"{OUT}/figures/front.png",
+            caption="../report/front.rst",
+            category="Figures",
+        ),
+        front_pdf=f"{OUT}/figures/front.pdf",
+        front_csv=f"{OUT}/tables/front.csv",
         acc_png=report(
             f"{OUT}/figures/accuracy_vs_features.png",
             caption="../report/accuracy_vs_features.rst",

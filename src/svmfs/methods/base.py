@@ -26,8 +26,9 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-STATUSES = ("ok", "acceptable", "max_iter", "time_limit", "solver_error", "infeasible")
-"""Solver outcomes a record may carry. ``acceptable`` is Ipopt's "solved to acceptable level"."""
+STATUSES = ("ok", "acceptable", "max_iter", "time_limit", "solver_error", "infeasible", "empty")
+"""Solver outcomes a record may carry. ``acceptable`` is Ipopt's "solved to acceptable level"; ``empty``: the
+solver ended ``ok`` or ``acceptable`` but kept no feature (set by :meth:`BaseSelector.fit`, never by a method)."""
 
 
 class BaseSelector(SelectorMixin, BaseEstimator):
@@ -59,6 +60,9 @@ class BaseSelector(SelectorMixin, BaseEstimator):
         if self.diagnostics_["status"] not in STATUSES:
             raise ValueError(f"unknown status {self.diagnostics_['status']!r}; use one of {STATUSES}")
         self.support_ = np.asarray(self.support_, dtype=bool)
+        if not self.support_.any() and self.diagnostics_["status"] in ("ok", "acceptable"):  # not a success
+            d = self.diagnostics_
+            d.update(status="empty", message="; ".join(filter(None, [f"no feature selected (solver: {d['status']})", d["message"]])))
         return self
 
     def _plus_minus(self, y) -> np.ndarray:

@@ -28,7 +28,7 @@ import numpy as np
 from .classifiers import final_grid, fit_predict
 from .method_plan import method_plan, selector_factory  # the select job's own (random_state = the job's seed)
 from .normalize import fit_transform_rows, make_normalizer, normalize_fold
-from .tuning import candidates, inner_cv, size_candidates, tune_final, tune_selector
+from .tuning import candidates, inner_cv, inner_cv_rule, size_candidates, tune_final, tune_selector
 
 
 def tune_on_test_side(
@@ -165,7 +165,7 @@ def run_global_selection(
 
     Xall = make_normalizer(norm["method"]).fit_transform(X)
     make = selector_factory(spec.load(), fixed, seed)
-    tuned = tune_selector(make, grid, spec.truncation, final_kind, final_cfg, Xall, y, inner_cv(y, n_inner, seed))
+    tuned = tune_selector(make, grid, spec.truncation, final_kind, final_cfg, Xall, y, inner_cv(y, n_inner, seed), rule=inner_cv_rule(campaign))
     selector = make(**tuned.selector_params).fit(Xall, y)
     support = selector.get_support()
 

@@ -32,7 +32,7 @@ from .initial_solution import apply_initial_solution, read_initial_solution
 from .method_plan import method_plan, selector_factory
 from .normalize import fit_transform_rows, make_normalizer, normalize_fold
 from .parts import GLOBAL_SCALING_PART, grid_block
-from .tuning import candidates, choose_candidate, inner_cv, inner_fold_scores, tune_final, tune_selector
+from .tuning import candidates, choose_candidate, inner_cv, inner_cv_rule, inner_fold_scores, tune_final, tune_selector
 
 
 def _metrics(y_true, pred, score) -> dict[str, float]:
@@ -370,9 +370,10 @@ def run_select_job(
     t0 = time.perf_counter()
     cpu = [time.process_time()]  # CPU seconds at each stage's end, logged, not recorded
     if inner_scores is not None and grid:
-        tuned = choose_candidate(make, grid, spec.truncation, final_kind, final_cfg, Xtr, inner_scores, cv.get_n_splits())
+        tuned = choose_candidate(make, grid, spec.truncation, final_kind, final_cfg, Xtr, inner_scores, cv.get_n_splits(),
+                                 inner_cv_rule(campaign))  # fmt: skip
     else:
-        tuned = tune_selector(make, grid, spec.truncation, final_kind, final_cfg, Xtr, ytr, cv, fit_predict)
+        tuned = tune_selector(make, grid, spec.truncation, final_kind, final_cfg, Xtr, ytr, cv, fit_predict, inner_cv_rule(campaign))
     tune_time = time.perf_counter() - t0 + parts_s
     cpu.append(time.process_time())
 
@@ -424,6 +425,7 @@ def run_select_job(
         "inner_final_accuracy": final["inner_accuracy"],
         **({"inner_final_accuracy_folds": final["inner_fold_accuracies"]} if final["inner_fold_accuracies"] else {}),
         "n_candidates": tuned.n_candidates,
+        "inner_cv_rule": tuned.rule,
         "train_accuracy": float(np.mean(train_pred == ytr)),
         "test_accuracy": test_metrics["accuracy"],
         "test_balanced_accuracy": test_metrics["balanced_accuracy"],

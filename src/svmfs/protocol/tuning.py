@@ -5,7 +5,10 @@ grid (the selected subset is judged by the classifier that will use it). Ranking
 (``ranks_all_features``) are fitted once per inner fold and grid point of their other parameters;
 every size of the ``truncation`` grid is read off the same ranking. Ties in mean inner accuracy go
 to the smaller mean number of selected features (MIT 9.520 project: "ties -> smallest support"),
-then to the earlier grid point, so the choice is deterministic.
+then to the earlier grid point, so the choice is deterministic. That is the default rule, ``best_mean``;
+``inner_cv: {rule: one_se}`` takes instead the smallest candidate within one standard error of the best
+(:func:`one_se_choice`; Hastie, Tibshirani & Friedman, *The Elements of Statistical Learning*, 2nd ed.,
+sec. 7.10). The record's ``inner_cv_rule`` says which rule chose.
 
 A method with nothing to choose (empty grid, no truncation grid: MM-FS, KP-FS, KP-SVM, which pick their
 own C and widths inside ``fit``) is not fitted on the inner folds at all: the final classifier is tuned
@@ -32,13 +35,46 @@ from .classifiers import c_from_selector, final_grid, fit_predict, selector_C
 from .fit_memo import FitMemo
 
 
+#: The inner CV's rules of choice (``inner_cv.rule``); the first is the default, the absent key.
+RULES = ("best_mean", "one_se")
+
+
 @dataclass
 class TuningResult:
     selector_params: dict[str, Any]
     final_params: dict[str, Any]
     inner_accuracy: float
     n_candidates: int
-    table: list[dict]  # one row per candidate: params, mean accuracy, mean features
+    table: list[dict]  # one row per candidate: params, mean accuracy, its standard error, mean features
+    rule: str | None = None  # the rule that chose (:data:`RULES`); None with nothing to choose
+
+
+def inner_cv_rule(campaign: dict) -> str:
+    """The campaign's ``inner_cv.rule``; absent, the default ``best_mean`` (no default is written into the
+    config, so a campaign that does not set the key keeps its jobs' config hashes)."""
+    rule = (campaign.get("inner_cv") or {}).get("rule", RULES[0])
+    if rule not in RULES:
+        raise ValueError(f"inner_cv.rule = {rule!r}: expected one of {', '.join(RULES)}")
+    return rule
+
+
+def one_se_choice(table: list[dict], best: int) -> int:
+    """The one-standard-error rule: the index in ``table`` of the candidate with the smallest mean number of
+    features among those whose mean inner accuracy is at least the best mean minus the best candidate's
+    standard error (Hastie, Tibshirani & Friedman, *The Elements of Statistical Learning*, 2nd ed., sec. 7.10:
+    "we choose the most parsimonious model whose error is no more than one standard error above the error of
+    the best model"). ``best``: the index of the best-mean candidate. The standard error is the one ESL
+    draws in its Fig. 7.9: over the K inner folds, the sample standard deviation (ddof 1) of the candidate's
+    K fold accuracies divided by sqrt(K) (``accuracy_se`` of a row; 0 with one fold). Ties in the number of
+    features go to the higher mean accuracy, then to the earlier candidate."""
+    bar = round(table[best]["accuracy"] - table[best]["accuracy_se"], 12)
+    within = [i for i, row in enumerate(table) if round(row["accuracy"], 12) >= bar]
+    return min(within, key=lambda i: (table[i]["n_features"], -round(table[i]["accuracy"], 12), i))
+
+
+def _standard_error(values: list[float]) -> float:
+    """Standard error of a mean over inner folds: sample standard deviation (ddof 1) / sqrt(K); 0 for K = 1."""
+    return float(np.std(values, ddof=1) / np.sqrt(len(values))) if len(values) > 1 else 0.0
 
 
 def inner_cv(y: np.ndarray, n_splits: int, seed: int) -> StratifiedKFold:
@@ -170,11 +206,16 @@ def choose_candidate(
     X: np.ndarray,
     scores: dict[int, list[list]],
     n_folds: int | None = None,
+    rule: str = "best_mean",
 ) -> TuningResult:
     """The candidate of :func:`tune_selector` from the fold-by-fold ``scores`` of every inner fold
-    (:func:`inner_fold_scores`, in one call or merged from parts): the best mean accuracy, ties to the smaller
-    mean number of features, then to the earlier candidate. ``n_folds``: refuse scores that lack a fold, or
-    a fold that lacks a selector point (a block of the grid run apart, ``split_grid``) or has one twice."""
+    (:func:`inner_fold_scores`, in one call or merged from parts). ``rule`` ``best_mean``: the best mean
+    accuracy, ties to the smaller mean number of features, then to the earlier candidate; ``one_se``: the
+    smallest candidate within one standard error of that one (:func:`one_se_choice`). ``n_folds``: refuse
+    scores that lack a fold, or a fold that lacks a selector point (a block of the grid run apart,
+    ``split_grid``) or has one twice."""
+    if rule not in RULES:
+        raise ValueError(f"inner_cv.rule = {rule!r}: expected one of {', '.join(RULES)}")
     sel_points, sizes = candidates(make_selector, grid, truncation, X)
     fin_points = final_grid(final_kind, final_cfg)
     if n_folds is not None:
@@ -200,11 +241,15 @@ def choose_candidate(
         params = dict(sel_points[si])
         if sizes is not None:
             params[truncation] = k
-        table.append({"selector": params, "final": fin_points[fi], "accuracy": mean_acc, "n_features": mean_nf})
+        table.append({"selector": params, "final": fin_points[fi], "accuracy": mean_acc,
+                      "accuracy_se": _standard_error(acc[key]), "n_features": mean_nf})  # fmt: skip
         rank_key = (round(mean_acc, 12), -mean_nf, -order)
         if best_key is None or rank_key > best_key:
-            best_key, best = rank_key, table[-1]
-    return TuningResult(best["selector"], best["final"], best["accuracy"], len(table), table)
+            best_key, best = rank_key, order
+    if rule == "one_se":
+        best = one_se_choice(table, best)
+    row = table[best]
+    return TuningResult(row["selector"], row["final"], row["accuracy"], len(table), table, rule)
 
 
 def tune_selector(
@@ -217,9 +262,10 @@ def tune_selector(
     y: np.ndarray,
     cv,
     fit: Callable | None = None,
+    rule: str = "best_mean",
 ) -> TuningResult:
     """Choose the selector's and the final classifier's parameters by inner CV on (X, y): every inner
-    fold's scores (:func:`inner_fold_scores`, ``fit`` passed on), then the best candidate
+    fold's scores (:func:`inner_fold_scores`, ``fit`` passed on), then the candidate ``rule`` picks
     (:func:`choose_candidate`).
 
     With nothing to choose for the selector, nothing is fitted: ({}, {}, NaN, 1 candidate).
@@ -227,7 +273,7 @@ def tune_selector(
     if not grid:
         return TuningResult({}, {}, float("nan"), 1, [])
     scores = inner_fold_scores(make_selector, grid, truncation, final_kind, final_cfg, X, y, cv, fit=fit)
-    return choose_candidate(make_selector, grid, truncation, final_kind, final_cfg, X, scores)
+    return choose_candidate(make_selector, grid, truncation, final_kind, final_cfg, X, scores, rule=rule)
 
 
 def tune_final(final_kind: str, final_cfg: dict, X: np.ndarray, y: np.ndarray, support, cv, selector=None) -> dict:
