@@ -145,3 +145,52 @@ def test_every_campaign_judging_a_paper_is_named_in_its_sheet(paper):
     text = path.read_text()
     missing = sorted(c for c in _campaigns_judging(paper) if c not in text)
     assert not missing, f"{path.name} does not name the committed campaign(s) {missing} that judge its numbers"
+
+
+#: A quoted measured number and its committed source, inline in a sheet:
+#: ``94.60 {reproduction/<campaign>/tables/<table>.csv: dataset=colon, method=fs_svmcp, metric=train_accuracy, column=ours}``
+#: (the filters select exactly one row; ``column`` names the value; the number is compared at its printed digits).
+QUOTE = re.compile(r"(-?\d+(?:\.\d+)?) \{(reproduction/[^:{}]+\.csv): ([^{}]+)\}")
+
+
+def quoted_numbers(text: str) -> list[tuple[str, str, dict[str, str]]]:
+    """Every (number as printed, cited file, filters including ``column``) quoted in a sheet's text."""
+    out = []
+    for number, path, spec in QUOTE.findall(text):
+        pairs = [p.strip().split("=", 1) for p in spec.split(",")]
+        out.append((number, path, {k.strip(): v.strip() for k, v in pairs}))
+    return out
+
+
+def check_quote(number: str, path: str, spec: dict[str, str]) -> str | None:
+    """None when the cited file's value rounds to ``number`` at its printed digits; otherwise the error."""
+    file = ROOT / path
+    if not file.is_file():
+        return f"{number} cites {path}: no such committed file"
+    spec = dict(spec)
+    column = spec.pop("column", None)
+    table = pd.read_csv(file, keep_default_na=False)
+    if column not in table.columns:
+        return f"{number} cites {path}: no column {column!r}"
+    for key, value in spec.items():
+        table = table[table[key].astype(str) == value]
+    if len(table) != 1:
+        return f"{number} cites {path} {spec}: {len(table)} rows, not one"
+    digits = len(number.split(".")[1]) if "." in number else 0
+    got = f"{float(table[column].iloc[0]):.{digits}f}"
+    return None if got == number else f"{number} cites {path} {spec} {column}: the file gives {got}"
+
+
+def test_the_quote_checker_refuses_a_changed_number():
+    path = "reproduction/rinaldi2010_paper/tables/reproduction.csv"
+    spec = {"dataset": "colon", "method": "fs_svmcp", "metric": "train_accuracy", "column": "ours"}
+    assert check_quote("94.60", path, spec) is None
+    assert "the file gives 94.60" in check_quote("95.80", path, spec)
+    assert "rows, not one" in check_quote("94.60", path, {"dataset": "colon", "column": "ours"})
+
+
+@pytest.mark.parametrize("paper", _papers())
+def test_every_quoted_number_is_the_cited_files(paper):
+    sheet = SHEETS / f"{paper}.md"
+    errors = [e for q in quoted_numbers(sheet.read_text()) if (e := check_quote(*q))]
+    assert not errors, "\n".join(errors)
