@@ -65,7 +65,11 @@ rule figures:
     input:
         summary=f"{OUT}/tables/summary.csv",
         timing=f"{OUT}/tables/timing.csv",
-        code=[library_file("analysis/figures.py"), library_file("analysis/paths.py"), library_file("analysis/front.py")],
+        code=[
+            library_file("analysis/figures.py"),
+            library_file("analysis/paths.py"),
+            library_file("analysis/front.py"),
+        ],
     output:
         front_png=report(
             f"{OUT}/figures/front.png",
