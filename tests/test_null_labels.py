@@ -110,7 +110,9 @@ def test_a_dataset_too_small_for_its_folds_after_permutation_is_a_config_error(t
     _load(tmp_path, root, datasets=small, inner_cv={"n_splits": 4})  # the real labels' folds are fine
     with pytest.raises(ConfigError, match="too small for its folds after permutation"):
         _load(tmp_path, root, datasets=small, inner_cv={"n_splits": 5}, **on)
-    assert check_null_labels(_load(tmp_path, root, datasets=small, inner_cv={"n_splits": 4}, **on)) == []
+    cfg = _load(tmp_path, root, datasets=small, inner_cv={"n_splits": 4}, **on)
+    assert check_null_labels(cfg, ["mit_example1"], lambda n: ([8, 8], cfg["splits"])) == []
+    assert "too small" in check_null_labels({**cfg, "inner_cv": {"n_splits": 5}}, ["mit_example1"], lambda n: ([8, 8], cfg["splits"]))[0]
 
 
 def test_switching_the_audit_on_changes_no_select_jobs_config(tmp_path, root):

@@ -485,7 +485,7 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
     if "global_scaling" in (config.get("audits") or []) and config["normalization"].get("scope", "fold") == "global":
         errs.append("audits: global_scaling needs normalization.scope 'fold' (the campaign already scales on all rows)")
 
-    errs += check_null_labels(config, registry)  # the null-label audit's block and dataset sizes
+    errs += check_null_labels(config, campaign_datasets(config), lambda n: (expected_class_counts(config, n, registry), dataset_splits(config, n)))
 
     # folds against the smallest class, where the class counts are known before any job; the Pyomo
     # route's size limit, where the data's shape is

@@ -46,12 +46,12 @@ def permuted_labels(y: np.ndarray, seed: int) -> np.ndarray:
 
 
 def _largest_test_side(spec: dict, n_samples: int) -> int:
-    """Rows of the largest outer test side of the splits ``spec`` on ``n_samples`` rows."""
-    from ..config import largest_training_side
-
+    """Rows of the largest outer test side of the splits ``spec`` on ``n_samples`` rows (k-fold test folds differ
+    in size by at most one; a train/test split keeps ``train_size`` rows, a fraction floored, for training)."""
     if spec["kind"] == "stratified_kfold":
         return -(-n_samples // int(spec["n_splits"]))
-    return n_samples - largest_training_side(spec, n_samples)
+    size = spec["train_size"]
+    return n_samples - (int(np.floor(size * n_samples)) if isinstance(size, float) and size < 1 else int(size))
 
 
 def _check_block(config: dict) -> list[str]:
@@ -72,21 +72,19 @@ def _check_block(config: dict) -> list[str]:
     return errs
 
 
-def _check_sizes(config: dict, registry: dict) -> list[str]:
+def _check_sizes(config: dict, datasets, sizes) -> list[str]:
     """Every permutation keeps the folds usable: the smallest class, less the largest outer test side (the
     most of it a permutation can move there), still fills the inner folds on every training side."""
-    from ..config import campaign_datasets, dataset_splits, expected_class_counts
-
     errs = []
     inner = int(config["inner_cv"]["n_splits"])
-    for name in campaign_datasets(config):
+    for name in datasets:
         try:
-            counts = expected_class_counts(config, name, registry)
+            counts, spec = sizes(name)
         except Exception:  # the campaign check reports an unknown or broken entry itself
             continue
         if not counts:
             continue
-        test = _largest_test_side(dataset_splits(config, name), sum(counts))
+        test = _largest_test_side(spec, sum(counts))
         worst = min(counts) - test
         if worst < inner:
             errs.append(
@@ -97,17 +95,18 @@ def _check_sizes(config: dict, registry: dict) -> list[str]:
     return errs
 
 
-def check_null_labels(config: dict, registry: dict | None = None) -> list[str]:
+def check_null_labels(config: dict, datasets=(), sizes=None) -> list[str]:
     """The null-label audit's config errors, each naming its key (empty when the audit is off and unset).
 
-    ``registry``: the dataset registry (:func:`svmfs.config.load_dataset_registry`); without it the dataset
+    ``datasets``: the campaign's (expanded) dataset names; ``sizes``: name -> (class counts known before any
+    job or None, the dataset's outer splits spec), as the campaign check knows them; without it the dataset
     sizes are not checked.
     """
     errs = _check_block(config)
     if null_labels_on(config) and config.get(AUDIT) is None:
         errs.append(f"audits: {AUDIT} needs a {AUDIT} block with permutations (a positive integer)")
-    if not errs and null_labels_on(config) and registry is not None:
-        errs += _check_sizes(config, registry)
+    if not errs and null_labels_on(config) and sizes is not None:
+        errs += _check_sizes(config, datasets, sizes)
     return errs
 
 
