@@ -19,6 +19,7 @@ include: "workflow/rules/splits.smk"
 include: "workflow/rules/select.smk"
 include: "workflow/rules/aggregate.smk"
 include: "workflow/rules/audit.smk"
+include: "workflow/rules/null_labels.smk"
 
 
 # On a cluster these run on the submitting host: downloads need the network compute nodes may lack,
@@ -33,9 +34,12 @@ localrules:
     statistics,
     correlation,
     optimism,
+    null_labels,
+    null_labels_permute,
 
 
 rule all:
     default_target: True
     input:
         all_outputs(),
+        null_labels_outputs(),

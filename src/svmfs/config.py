@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import yaml
 
+from .protocol.null_labels import check_null_labels
 from .protocol.parts import GLOBAL_SCALING_PART, PART_NAME, grid_block, is_audit_part  # noqa: F401 (the layout's names)
 from .yamlio import load_yaml_file
 
@@ -483,6 +484,8 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
     # audits: the global scaler only differs from the per-fold one when normalization is per fold
     if "global_scaling" in (config.get("audits") or []) and config["normalization"].get("scope", "fold") == "global":
         errs.append("audits: global_scaling needs normalization.scope 'fold' (the campaign already scales on all rows)")
+
+    errs += check_null_labels(config, campaign_datasets(config), lambda n: (expected_class_counts(config, n, registry), dataset_splits(config, n)))
 
     # folds against the smallest class, where the class counts are known before any job; the Pyomo
     # route's size limit, where the data's shape is
