@@ -331,16 +331,35 @@ def load_dataset_registry(config: dict, workdir: str | Path = ".", cwd: str | Pa
 
 
 def check_campaign(config: dict, workdir: str | Path = ".", source: str = "config") -> None:
-    """Semantic checks after the schema; all problems are reported together, each naming its key."""
-    from .methods.registry import METHODS
+    """Semantic checks after the schema; all problems are reported together, each naming its key.
 
-    errs: list[str] = []
+    One validator per section, in this order: data (datasets, stand-in), the inner-CV tables, the
+    splits, the methods, the per-dataset method options, the audits; then, when all of these pass,
+    the checks that need the data's size (folds against the smallest class, the Pyomo route's limit).
+    """
     try:
         registry = load_dataset_registry(config, workdir)
     except (OSError, ValueError) as e:
         raise ConfigError(f"{source}: dataset registry: {e}") from None
+    methods = campaign_methods(config)
+    errs = _check_data_section(config, registry)
+    errs += _check_inner_cv_tables(config)
+    errs += _check_splits_section(config)
+    errs += _check_methods_section(config, methods)
+    errs += _check_dataset_method_params(config, methods)
+    errs += _check_skip_methods(config, methods)
+    errs += _check_audits_section(config)
+    if not errs:
+        errs += _check_folds(config, registry)
+        errs += _check_pyomo_size(config, registry)
+    if errs:
+        raise ConfigError(f"{source}: invalid configuration:\n  " + "\n  ".join(errs))
 
-    # datasets
+
+def _check_data_section(config: dict, registry: dict) -> list[str]:
+    """``datasets``: known registry entries, replicable and present files, names that do not clash;
+    and ``stand_in`` against ``reproduces``."""
+    errs: list[str] = []
     for name, dcfg in config["datasets"].items():
         src = dcfg.get("source", name)
         if src not in registry:
@@ -358,93 +377,140 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
         errs.append("datasets: every dataset is disabled")
     if len(campaign_datasets(config)) != n_expected:
         errs.append("datasets: a dataset name clashes with a replicate name <name>-r<i> of another dataset")
-
     if config.get("stand_in") and config.get("reproduces"):
         errs.append(
             f"stand_in: a campaign on stand-in data compares nothing with a paper, but reproduces lists "
             f"{config['reproduces']}; give it reproduces: []"
         )
+    return errs
 
-    errs += _check_inner_cv_tables(config)
 
-    # splits: contradictory or missing options, per dataset (a dataset may override the campaign's)
+def _check_splits_section(config: dict) -> list[str]:
+    """Contradictory or missing split options, per dataset (a dataset may override the campaign's)."""
+    errs: list[str] = []
     for name in sorted(campaign_datasets(config)):
         errs += _check_splits(dataset_splits(config, name), name, config)
+    return errs
 
-    # methods
-    methods = campaign_methods(config)
+
+def _check_methods_section(config: dict, methods: dict) -> list[str]:
+    """``methods``: at least one enabled, and each one checked by :func:`_check_method`."""
+    errs: list[str] = []
     if not methods:
         errs.append("methods: every method is disabled")
     for name, mcfg in methods.items():
-        reg_name = mcfg.get("method", name)
-        if reg_name not in METHODS:
-            errs.append(f"methods.{name}: unknown method {reg_name!r}; known methods: {', '.join(sorted(METHODS))}")
-            continue
-        spec = METHODS[reg_name]
-        try:
-            accepted = set(inspect.signature(spec.load()).parameters)
-        except Exception as e:  # pragma: no cover - an import error is a broken install
-            errs.append(f"methods.{name}: cannot load {spec.target}: {e}")
-            continue
-        grid = mcfg.get("grid", {})
-        settings = mcfg.get("settings", {})
-        for section in ("grid", "params", "settings"):
-            for param, value in (mcfg.get(section) or {}).items():
-                if param not in accepted:
-                    errs.append(
-                        f"methods.{name}.{section}.{param}: not a parameter of {reg_name}; "
-                        f"accepted: {', '.join(sorted(accepted)) or 'none'}"
-                    )
-                values = value if section != "params" else [value]
-                choices = getattr(spec.load(), "param_choices", {}).get(param)
-                if choices is not None:
-                    for v in values:
-                        if v not in choices:
-                            errs.append(f"methods.{name}.{section}.{param}: {v!r} is not one of {list(choices)}")
-                if param in POSITIVE_PARAMS:
-                    for v in values:
-                        if not isinstance(v, (int, float)) or isinstance(v, bool) or v <= 0:
-                            errs.append(f"methods.{name}.{section}.{param}: must be > 0, got {v!r}")
-                if param in ("n_features_to_select", "node_limit"):
-                    for v in values:
-                        if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 1):
-                            errs.append(f"methods.{name}.{section}.{param}: must be an integer >= 1, got {v!r}")
-        for param in set(grid) & set(settings):
-            errs.append(f"methods.{name}: {param!r} is both in grid and settings (contradictory options)")
-        for param in set(mcfg.get("params", {})) & (set(grid) | set(settings)):
-            errs.append(f"methods.{name}.params.{param}: also in grid/settings (contradictory options)")
-        errs += _check_final(config, name, mcfg, spec)
-        errs += _check_initial_solution(config, name, mcfg, spec)
-        split = mcfg.get("split_inner_folds")
-        if split and not job_grid(config, name):
-            errs.append(f"methods.{name}.split_inner_folds: {reg_name} has no inner-CV grid here, so no inner fold to run apart")
-        if isinstance(split, list):
-            known = set(campaign_datasets(config)) | set(config["datasets"])  # a disabled one (reduced overlay) too
-            for d in split:
-                if d not in known:
-                    errs.append(f"methods.{name}.split_inner_folds: {d!r} is not a dataset of this campaign")
-        if mcfg.get("split_grid"):
-            errs += _check_split_grid(config, name, mcfg, spec)
-        if mcfg.get("split_audit"):
-            errs += _check_split_audit(config, name, mcfg)
-        if mcfg.get("split_global_scaling"):
-            errs += _check_split_global_scaling(config, name, mcfg, spec)
-        if split and mcfg.get("initial_solution"):
-            errs.append(f"methods.{name}.split_inner_folds: not with initial_solution (the parts do not read the shared initial solution)")
-        other = mcfg.get("match_size_of")
-        if other is not None:
-            if other not in methods:
-                errs.append(f"methods.{name}.match_size_of: {other!r} is not a method of this campaign (or it is disabled)")
-            elif other == name or methods[other].get("match_size_of"):
-                errs.append(f"methods.{name}.match_size_of: {other!r} must be a method without match_size_of")
-            if not spec.truncation or not spec.load().truncation_is_size:
-                errs.append(f"methods.{name}.match_size_of: {reg_name} does not rank features")
-            elif spec.truncation in grid or spec.truncation in settings:
-                errs.append(f"methods.{name}: match_size_of fixes {spec.truncation}; remove it from grid/settings")
-            if settings or (other in methods and methods[other].get("settings")):
-                errs.append(f"methods.{name}.match_size_of: methods with settings cannot be matched")
+        errs += _check_method(config, name, mcfg, methods)
+    return errs
 
-    # per-dataset method params: known methods (disabled ones are skipped) and accepted parameters
+
+def _check_method(config: dict, name: str, mcfg: dict, methods: dict) -> list[str]:
+    """One ``methods.<name>``: a registry method, its parameters, final classifier, initial solution,
+    execution layout and size matching."""
+    from .methods.registry import METHODS
+
+    reg_name = mcfg.get("method", name)
+    if reg_name not in METHODS:
+        return [f"methods.{name}: unknown method {reg_name!r}; known methods: {', '.join(sorted(METHODS))}"]
+    spec = METHODS[reg_name]
+    try:
+        accepted = set(inspect.signature(spec.load()).parameters)
+    except Exception as e:  # pragma: no cover - an import error is a broken install
+        return [f"methods.{name}: cannot load {spec.target}: {e}"]
+    errs = _check_method_params(name, mcfg, spec, reg_name, accepted)
+    errs += _check_final(config, name, mcfg, spec)
+    errs += _check_initial_solution(config, name, mcfg, spec)
+    errs += _check_method_layout(config, name, mcfg, spec, reg_name)
+    errs += _check_match_size_of(name, mcfg, spec, reg_name, methods)
+    return errs
+
+
+def _check_method_params(name: str, mcfg: dict, spec, reg_name: str, accepted: set) -> list[str]:
+    """``methods.<name>.grid/params/settings``: accepted parameters with valid values, none in two sections."""
+    errs: list[str] = []
+    grid = mcfg.get("grid", {})
+    settings = mcfg.get("settings", {})
+    for section in ("grid", "params", "settings"):
+        for param, value in (mcfg.get(section) or {}).items():
+            if param not in accepted:
+                errs.append(
+                    f"methods.{name}.{section}.{param}: not a parameter of {reg_name}; "
+                    f"accepted: {', '.join(sorted(accepted)) or 'none'}"
+                )
+            values = value if section != "params" else [value]
+            errs += _check_param_values(f"methods.{name}.{section}.{param}", param, values, spec)
+    for param in set(grid) & set(settings):
+        errs.append(f"methods.{name}: {param!r} is both in grid and settings (contradictory options)")
+    for param in set(mcfg.get("params", {})) & (set(grid) | set(settings)):
+        errs.append(f"methods.{name}.params.{param}: also in grid/settings (contradictory options)")
+    return errs
+
+
+def _check_param_values(where: str, param: str, values: list, spec) -> list[str]:
+    """The values one parameter takes: one of its choices, positive, or an integer >= 1."""
+    errs: list[str] = []
+    choices = getattr(spec.load(), "param_choices", {}).get(param)
+    if choices is not None:
+        errs += [f"{where}: {v!r} is not one of {list(choices)}" for v in values if v not in choices]
+    if param in POSITIVE_PARAMS:
+        for v in values:
+            if not isinstance(v, (int, float)) or isinstance(v, bool) or v <= 0:
+                errs.append(f"{where}: must be > 0, got {v!r}")
+    if param in ("n_features_to_select", "node_limit"):
+        for v in values:
+            if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 1):
+                errs.append(f"{where}: must be an integer >= 1, got {v!r}")
+    return errs
+
+
+def _check_method_layout(config: dict, name: str, mcfg: dict, spec, reg_name: str) -> list[str]:
+    """The execution-layout keys of ``methods.<name>``: ``split_inner_folds``, ``split_grid``,
+    ``split_audit``, ``split_global_scaling``."""
+    errs: list[str] = []
+    split = mcfg.get("split_inner_folds")
+    if split and not job_grid(config, name):
+        errs.append(f"methods.{name}.split_inner_folds: {reg_name} has no inner-CV grid here, so no inner fold to run apart")
+    if isinstance(split, list):
+        known = set(campaign_datasets(config)) | set(config["datasets"])  # a disabled one (reduced overlay) too
+        for d in split:
+            if d not in known:
+                errs.append(f"methods.{name}.split_inner_folds: {d!r} is not a dataset of this campaign")
+    if mcfg.get("split_grid"):
+        errs += _check_split_grid(config, name, mcfg, spec)
+    if mcfg.get("split_audit"):
+        errs += _check_split_audit(config, name, mcfg)
+    if mcfg.get("split_global_scaling"):
+        errs += _check_split_global_scaling(config, name, mcfg, spec)
+    if split and mcfg.get("initial_solution"):
+        errs.append(f"methods.{name}.split_inner_folds: not with initial_solution (the parts do not read the shared initial solution)")
+    return errs
+
+
+def _check_match_size_of(name: str, mcfg: dict, spec, reg_name: str, methods: dict) -> list[str]:
+    """``methods.<name>.match_size_of``: another enabled, unmatched method, and a selector that ranks features."""
+    other = mcfg.get("match_size_of")
+    if other is None:
+        return []
+    errs: list[str] = []
+    grid = mcfg.get("grid", {})
+    settings = mcfg.get("settings", {})
+    if other not in methods:
+        errs.append(f"methods.{name}.match_size_of: {other!r} is not a method of this campaign (or it is disabled)")
+    elif other == name or methods[other].get("match_size_of"):
+        errs.append(f"methods.{name}.match_size_of: {other!r} must be a method without match_size_of")
+    if not spec.truncation or not spec.load().truncation_is_size:
+        errs.append(f"methods.{name}.match_size_of: {reg_name} does not rank features")
+    elif spec.truncation in grid or spec.truncation in settings:
+        errs.append(f"methods.{name}: match_size_of fixes {spec.truncation}; remove it from grid/settings")
+    if settings or (other in methods and methods[other].get("settings")):
+        errs.append(f"methods.{name}.match_size_of: methods with settings cannot be matched")
+    return errs
+
+
+def _check_dataset_method_params(config: dict, methods: dict) -> list[str]:
+    """``datasets.<d>.method_params``: known methods (disabled ones are skipped) and accepted parameters."""
+    from .methods.registry import METHODS
+
+    errs: list[str] = []
     for dname, dcfg in config["datasets"].items():
         for mname, params in (dcfg.get("method_params") or {}).items():
             where = f"datasets.{dname}.method_params.{mname}"
@@ -464,9 +530,13 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
                     errs.append(f"{where}.{param}: not a parameter of {reg_name}; accepted: {', '.join(sorted(accepted))}")
                 elif param in tuned:
                     errs.append(f"{where}.{param}: also in methods.{mname} grid/settings (contradictory options)")
+    return errs
 
-    # per-dataset skipped methods: methods of the campaign (disabled ones are fine), not all of them,
-    # and never the method another one matches the size of
+
+def _check_skip_methods(config: dict, methods: dict) -> list[str]:
+    """``datasets.<d>.skip_methods``: methods of the campaign (disabled ones are fine), not all of them,
+    and never the method another one matches the size of."""
+    errs: list[str] = []
     for dname, dcfg in config["datasets"].items():
         skipped = dcfg.get("skip_methods") or []
         where = f"datasets.{dname}.skip_methods"
@@ -479,18 +549,14 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
             other = mcfg.get("match_size_of")
             if other in skipped and mname not in skipped:
                 errs.append(f"{where}: skips {other!r}, which methods.{mname}.match_size_of needs; skip {mname!r} too")
+    return errs
 
-    # audits: the global scaler only differs from the per-fold one when normalization is per fold
+
+def _check_audits_section(config: dict) -> list[str]:
+    """``audits``: the global scaler only differs from the per-fold one when normalization is per fold."""
     if "global_scaling" in (config.get("audits") or []) and config["normalization"].get("scope", "fold") == "global":
-        errs.append("audits: global_scaling needs normalization.scope 'fold' (the campaign already scales on all rows)")
-
-    # folds against the smallest class, where the class counts are known before any job; the Pyomo
-    # route's size limit, where the data's shape is
-    if not errs:
-        errs += _check_folds(config, registry)
-        errs += _check_pyomo_size(config, registry)
-    if errs:
-        raise ConfigError(f"{source}: invalid configuration:\n  " + "\n  ".join(errs))
+        return ["audits: global_scaling needs normalization.scope 'fold' (the campaign already scales on all rows)"]
+    return []
 
 
 def _check_final(config: dict, name: str, mcfg: dict, spec) -> list[str]:
