@@ -343,8 +343,6 @@ def _run_child(request: dict, fds: list[int], inherited: list[int]) -> None:
 def serve(path: str) -> None:
     """Listen on ``path`` until idle for :data:`IDLE_S` seconds or the loaded code changes."""
     import fcntl
-    import selectors
-    import signal
 
     lock = open(path[: -len(".sock")] + ".lock", "w")
     try:
@@ -358,99 +356,126 @@ def serve(path: str) -> None:
         package_versions()
     except Exception:  # noqa: BLE001
         pass
-    loaded = _code_files()
-    try:
-        os.unlink(path)
-    except FileNotFoundError:
-        pass
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(path)
-    listener.listen(64)
-    sel = selectors.DefaultSelector()
-    sel.register(listener, selectors.EVENT_READ, ("listen", None))
-    jobs: dict[int, tuple[socket.socket, int]] = {}  # pid -> (client connection, pidfd)
-    last = time.monotonic()
-    listening = True
+    _Server(path, lock).run()
 
-    def stop_listening():
-        nonlocal listening
-        if listening:
-            sel.unregister(listener)
-            listener.close()
+
+class _Server:
+    """The server's event loop: accept jobs on the socket, fork one child each, reply with the child's
+    exit status and usage, kill the child of a client that went away."""
+
+    def __init__(self, path: str, lock) -> None:
+        import selectors
+
+        self.path, self.lock = path, lock
+        self.loaded = _code_files()
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
+        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.listener.bind(path)
+        self.listener.listen(64)
+        self.sel = selectors.DefaultSelector()
+        self.sel.register(self.listener, selectors.EVENT_READ, ("listen", None))
+        self.jobs: dict[int, tuple[socket.socket, int]] = {}  # pid -> (client connection, pidfd)
+        self.last = time.monotonic()
+        self.listening = True
+
+    def stop_listening(self) -> None:
+        if self.listening:
+            self.sel.unregister(self.listener)
+            self.listener.close()
             try:
-                os.unlink(path)
+                os.unlink(self.path)
             except FileNotFoundError:
                 pass
-            lock.close()
-            listening = False
+            self.lock.close()
+            self.listening = False
 
-    while listening or jobs:
-        events = sel.select(timeout=1.0)
-        for key, _ in events:
-            kind, pid = key.data
-            if kind == "listen":
-                conn, _ = listener.accept()
-                conn.settimeout(30)
-                try:
-                    request, fds = _recv_msg(conn, maxfds=3)
-                except (OSError, EOFError, pickle.UnpicklingError):
-                    conn.close()
-                    continue
-                if len(jobs) >= MAX_JOBS:
-                    _refuse(conn, fds, {"busy": True})
-                    continue
-                if _is_stale(loaded):
-                    _refuse(conn, fds, {"stale": True})
-                    stop_listening()
-                    break
-                new = [m for m in request.get("modules", ()) if m not in sys.modules]
-                if new:
-                    _preload(new)
-                    loaded.update(_code_files())  # the new modules' files as loaded now
-                child = os.fork()
-                if child == 0:
-                    sel.close()
-                    others = [fd for c, p in jobs.values() for fd in (c.fileno(), p)]
-                    _run_child(request, fds, [listener.fileno(), lock.fileno(), conn.fileno(), *others])
-                try:
-                    os.setpgid(child, child)  # as the child does: killpg below must find its group
-                except OSError:
-                    pass
-                for fd in fds:
-                    os.close(fd)
-                pidfd = os.pidfd_open(child)
-                jobs[child] = (conn, pidfd)
-                sel.register(pidfd, selectors.EVENT_READ, ("exit", child))
-                sel.register(conn, selectors.EVENT_READ, ("client", child))
-            elif kind == "exit":
-                conn, pidfd = jobs.pop(pid)
-                _, status, usage = os.wait4(pid, 0)
-                sel.unregister(pidfd)
-                if conn.fileno() in sel.get_map():
-                    sel.unregister(conn)
-                os.close(pidfd)
-                reply = {
-                    "returncode": os.waitstatus_to_exitcode(status),
-                    "cpu_s": usage.ru_utime + usage.ru_stime,
-                    "max_rss_mb": usage.ru_maxrss / 1024,
-                }
-                if reply["returncode"] < 0:
-                    reply = {**reply, "returncode": 1, "error": f"the select job was killed by signal {-reply['returncode']}"}
-                try:
-                    conn.settimeout(5)
-                    _send_msg(conn, reply)
-                except OSError:
-                    pass
-                conn.close()
-                last = time.monotonic()
-            elif kind == "client" and pid in jobs:  # the client sent nothing more: it is gone
-                try:
-                    os.killpg(pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-                sel.unregister(jobs[pid][0])
-        if listening and not jobs and time.monotonic() - last > IDLE_S:
-            stop_listening()
+    def run(self) -> None:
+        while self.listening or self.jobs:
+            for key, _ in self.sel.select(timeout=1.0):
+                kind, pid = key.data
+                if kind == "listen":
+                    if not self.accept():
+                        break
+                elif kind == "exit":
+                    self.reap(pid)
+                elif kind == "client" and pid in self.jobs:  # the client sent nothing more: it is gone
+                    self.drop_client(pid)
+            if self.listening and not self.jobs and time.monotonic() - self.last > IDLE_S:
+                self.stop_listening()
+
+    def accept(self) -> bool:
+        """Take one client's job and fork its child; False when the server stops listening (stale code)."""
+        import selectors
+
+        conn, _ = self.listener.accept()
+        conn.settimeout(30)
+        try:
+            request, fds = _recv_msg(conn, maxfds=3)
+        except (OSError, EOFError, pickle.UnpicklingError):
+            conn.close()
+            return True
+        if len(self.jobs) >= MAX_JOBS:
+            _refuse(conn, fds, {"busy": True})
+            return True
+        if _is_stale(self.loaded):
+            _refuse(conn, fds, {"stale": True})
+            self.stop_listening()
+            return False
+        new = [m for m in request.get("modules", ()) if m not in sys.modules]
+        if new:
+            _preload(new)
+            self.loaded.update(_code_files())  # the new modules' files as loaded now
+        child = os.fork()
+        if child == 0:
+            self.sel.close()
+            others = [fd for c, p in self.jobs.values() for fd in (c.fileno(), p)]
+            _run_child(request, fds, [self.listener.fileno(), self.lock.fileno(), conn.fileno(), *others])
+        try:
+            os.setpgid(child, child)  # as the child does: killpg below must find its group
+        except OSError:
+            pass
+        for fd in fds:
+            os.close(fd)
+        pidfd = os.pidfd_open(child)
+        self.jobs[child] = (conn, pidfd)
+        self.sel.register(pidfd, selectors.EVENT_READ, ("exit", child))
+        self.sel.register(conn, selectors.EVENT_READ, ("client", child))
+        return True
+
+    def reap(self, pid: int) -> None:
+        """A child ended: send its client the exit status, CPU time and peak memory."""
+        conn, pidfd = self.jobs.pop(pid)
+        _, status, usage = os.wait4(pid, 0)
+        self.sel.unregister(pidfd)
+        if conn.fileno() in self.sel.get_map():
+            self.sel.unregister(conn)
+        os.close(pidfd)
+        reply = {
+            "returncode": os.waitstatus_to_exitcode(status),
+            "cpu_s": usage.ru_utime + usage.ru_stime,
+            "max_rss_mb": usage.ru_maxrss / 1024,
+        }
+        if reply["returncode"] < 0:
+            reply = {**reply, "returncode": 1, "error": f"the select job was killed by signal {-reply['returncode']}"}
+        try:
+            conn.settimeout(5)
+            _send_msg(conn, reply)
+        except OSError:
+            pass
+        conn.close()
+        self.last = time.monotonic()
+
+    def drop_client(self, pid: int) -> None:
+        import signal
+
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.sel.unregister(self.jobs[pid][0])
 
 
 if __name__ == "__main__":  # run as svmfs.worker, not __main__: the children must set svmfs.worker.IN_WORKER

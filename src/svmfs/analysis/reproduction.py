@@ -392,6 +392,38 @@ def not_run_verdict(e: dict, reason: str) -> str:
     return data_not_run(e) or method_not_run(e) or f"not run: {reason}"
 
 
+def _score_row(row: dict, e: dict, rows: pd.DataFrame, setting, rule: str, inner_cv_tables: tuple,
+               best_run_tables: tuple, optimism: pd.DataFrame | None) -> None:
+    """Fill ``row`` for a published number with runs: ours (by the entry's protocol: best run, pooled
+    counts or the inner CV), its spread and interval, the difference and the verdict."""
+    by_inner_cv = e["table"] in inner_cv_tables and e["metric"] in ("test_accuracy", "test_error")
+    n_runs = len(rows)
+    if e["table"] in best_run_tables:
+        rows = best_run(rows)
+        chosen = rows.iloc[0]
+        row["note"] = "; ".join(filter(None, (row["note"], f"ours: the best of {n_runs} runs (fold {chosen['fold']}: the lowest test error, ties to fewer features; protocol.judged_by_best_run)")))
+    if rule == "pooled":
+        vals = pooled_values(rows, e["metric"]).dropna()
+        row["note"] = f"{row['note'] or ''}; ours: correct counts pooled over the runs' test points".lstrip("; ")
+    else:
+        vals = _metric_values(rows, e["metric"], by_inner_cv).dropna()
+    if by_inner_cv:
+        row["note"] = "; ".join(filter(None, (row["note"], "ours: the inner CV on the training side, one value per fold (protocol.judged_by_inner_cv)")))
+    row["runs"] = n_runs
+    row["failures"] = int((~rows["status"].isin(("ok", "acceptable"))).sum())
+    if vals.empty:
+        row["verdict"] = "no verdict: no finite result"
+        return
+    row["ours"] = float(vals.mean())
+    row["ours_sd"] = float(vals.std(ddof=1)) if len(vals) > 1 else np.nan
+    if e.get("value") is None:  # e.g. KP-FS on colon: the paper stopped at 24 h, ours finished
+        row["verdict"] = "no verdict: ours only, published without a number"
+        row["ci_low"], row["ci_high"] = t_interval(vals)
+    else:
+        row["difference"] = row["ours"] - float(e["value"])
+        row.update(verdict(e, vals.to_numpy(), setting, optimism))
+
+
 def reproduction_table(records: pd.DataFrame, papers: list[str], optimism: pd.DataFrame | None = None,
                        protocol: dict | None = None) -> pd.DataFrame:  # fmt: skip
     """One row per published entry of ``papers``: ours, our 95 % interval, the difference
@@ -443,32 +475,7 @@ def reproduction_table(records: pd.DataFrame, papers: list[str], optimism: pd.Da
                 row["runs"] = len(rows)
                 row["verdict"] = f"no verdict: feature sets ({row['difference']})"
             else:
-                by_inner_cv = e["table"] in inner_cv_tables and e["metric"] in ("test_accuracy", "test_error")
-                n_runs = len(rows)
-                if e["table"] in best_run_tables:
-                    rows = best_run(rows)
-                    chosen = rows.iloc[0]
-                    row["note"] = "; ".join(filter(None, (row["note"], f"ours: the best of {n_runs} runs (fold {chosen['fold']}: the lowest test error, ties to fewer features; protocol.judged_by_best_run)")))
-                if rule == "pooled":
-                    vals = pooled_values(rows, e["metric"]).dropna()
-                    row["note"] = f"{row['note'] or ''}; ours: correct counts pooled over the runs' test points".lstrip("; ")
-                else:
-                    vals = _metric_values(rows, e["metric"], by_inner_cv).dropna()
-                if by_inner_cv:
-                    row["note"] = "; ".join(filter(None, (row["note"], "ours: the inner CV on the training side, one value per fold (protocol.judged_by_inner_cv)")))
-                row["runs"] = n_runs
-                row["failures"] = int((~rows["status"].isin(("ok", "acceptable"))).sum())
-                if vals.empty:
-                    row["verdict"] = "no verdict: no finite result"
-                else:
-                    row["ours"] = float(vals.mean())
-                    row["ours_sd"] = float(vals.std(ddof=1)) if len(vals) > 1 else np.nan
-                    if e.get("value") is None:  # e.g. KP-FS on colon: the paper stopped at 24 h, ours finished
-                        row["verdict"] = "no verdict: ours only, published without a number"
-                        row["ci_low"], row["ci_high"] = t_interval(vals)
-                    else:
-                        row["difference"] = row["ours"] - float(e["value"])
-                        row.update(verdict(e, vals.to_numpy(), setting, optimism))
+                _score_row(row, e, rows, setting, rule, inner_cv_tables, best_run_tables, optimism)
         if str(row["verdict"]).startswith("gap"):
             ours = _on_audit_scale(e, [row["ours"]]) if row["ours"] is not None else float("nan")
             audits = _audits_tried(e, row["setting"], optimism, ours) if row["verdict"] == "gap, unexplained" else ""

@@ -47,6 +47,19 @@ def _at(seq, i):
     return seq[i] if i < len(seq) else i
 
 
+def _check_finite(X: np.ndarray, ds: Dataset, where: str) -> None:
+    """Raise :class:`DatasetError` on NaN or inf, naming the first offending row and column."""
+    bad = ~np.isfinite(X)
+    if bad.any():
+        r, c = map(int, np.argwhere(bad)[0])
+        kind = "NaN" if np.isnan(X[r, c]) else "inf"
+        raise DatasetError(
+            f"{where}: {int(bad.sum())} non-finite values ({kind} first at row {r}, column {c} (0-based; "
+            f"sample {_at(ds.sample_ids, r)!r}, feature {_at(ds.feature_names, c)!r})); "
+            "impute or drop them in the registry entry's preprocessing"
+        )
+
+
 def check_dataset(ds: Dataset, *, on_constant: str = "keep", on_duplicate: str = "keep") -> Dataset:
     """Validate and normalise a dataset; raise :class:`DatasetError` naming the problem.
 
@@ -63,15 +76,7 @@ def check_dataset(ds: Dataset, *, on_constant: str = "keep", on_duplicate: str =
     y = np.asarray(ds.y)
     if y.shape != (X.shape[0],):
         raise DatasetError(f"{where}: {X.shape[0]} rows in X but labels of shape {y.shape}")
-    bad = ~np.isfinite(X)
-    if bad.any():
-        r, c = map(int, np.argwhere(bad)[0])
-        kind = "NaN" if np.isnan(X[r, c]) else "inf"
-        raise DatasetError(
-            f"{where}: {int(bad.sum())} non-finite values ({kind} first at row {r}, column {c} (0-based; "
-            f"sample {_at(ds.sample_ids, r)!r}, feature {_at(ds.feature_names, c)!r})); "
-            "impute or drop them in the registry entry's preprocessing"
-        )
+    _check_finite(X, ds, where)
     _check_magnitude(X, ds, where)
     labels = np.unique(y)
     if labels.size != 2:

@@ -369,45 +369,83 @@ def run_select_job(
     # 3. inner-CV tuning of the selector (jointly with the final classifier's grid)
     t0 = time.perf_counter()
     cpu = [time.process_time()]  # CPU seconds at each stage's end, logged, not recorded
-    if inner_scores is not None and grid:
-        tuned = choose_candidate(make, grid, spec.truncation, final_kind, final_cfg, Xtr, inner_scores, cv.get_n_splits(),
-                                 inner_cv_rule(campaign))  # fmt: skip
-    else:
-        tuned = tune_selector(make, grid, spec.truncation, final_kind, final_cfg, Xtr, ytr, cv, fit_predict, inner_cv_rule(campaign))
+    tuned = _tune(make, grid, spec, final_kind, final_cfg, Xtr, ytr, cv, inner_scores, inner_cv_rule(campaign))
     tune_time = time.perf_counter() - t0 + parts_s
     cpu.append(time.process_time())
 
     # 4. fit on the whole training side (with the fold's validation points, scaled as the training side,
     # for a selector that takes them: dFSA's validation stop, Catala & Martin section 5.2)
     t0 = time.perf_counter()
-    fit_kw = {}
-    if "validation" in fold:
-        if "validation" not in inspect.signature(cls.fit).parameters:
-            raise ValueError(f"method {method_name!r} takes no validation points (splits.validation_size)")
-        val = np.asarray(fold["validation"])
-        fit_kw["validation"] = (normalize_fold(X, train, val, norm["method"], norm.get("scope", "fold"))[1], y[val])
+    fit_kw = _validation_points(X, y, fold, norm, cls, method_name)
     selector = make(**tuned.selector_params).fit(Xtr, ytr, **fit_kw)
     fit_time = time.perf_counter() - t0
     cpu.append(time.process_time())
     support = selector.get_support()
 
     # 5. final classifier: own inner-CV tuning on the selected features, one look at the test side
-    t0 = time.perf_counter()
-    memo = FitMemo(fit_predict)  # test-side fits the test_tuned audit repeats are done once
-    final = tune_final(final_kind, final_cfg, Xtr, ytr, support, cv, selector)
-    train_pred, _ = fit_predict(final_kind, final["params"], final_cfg, Xtr, ytr, Xtr, support, selector)
-
-    evaluate = _test_side_scorer(X, y, fold, norm, Xtr, Xte, ytr, yte, leaky, final_kind, final_cfg, memo)
-
-    test_metrics = evaluate(final["params"], support, selector)
-    # logged, not recorded (records keep the selector's fit and tuning times): what a job computes beyond them
-    logging.getLogger("svmfs.select").info("final classifier: inner-CV tuning, refit and test scoring %.3f s",
-                                           time.perf_counter() - t0)  # fmt: skip
+    final, train_pred, evaluate, test_metrics = _final_classifier(X, y, fold, norm, Xtr, Xte, ytr, yte, leaky,
+                                                                  final_kind, final_cfg, support, cv, selector)  # fmt: skip
     cpu.append(time.process_time())
     n_test = int(np.mean([len(r["test"]) for r in fold["evaluation"]])) if "evaluation" in fold else len(test)
 
     # 6. the record
     selected = np.flatnonzero(support)
+    rec = _record_body(X, fold, method_name, method_cfg, final_kind, train, n_test, selected, fixed, tuned, final,
+                       train_pred, ytr, test_metrics, norm, leaky, selector, fit_time, tune_time, seed, initial)  # fmt: skip
+    audits = campaign.get("audits") or []
+    if "test_tuned" in audits:  # the selector's and the final classifier's grids tuned on the test side
+        rec.update(_test_tuned_audit(method_cfg, make, grid, spec, final_kind, final_cfg, Xtr, ytr, tuned, final,
+                                     test_metrics, selected, fixed, evaluate, selector))  # fmt: skip
+    if "global_scaling" in audits:  # the nested choice refitted with the scaler fitted on all rows
+        part = global_scaling_from_part(method_cfg.get("global_scaling_from"), tuned.selector_params)
+        if part is None:  # split_global_scaling's part did not refit (step 4's fit), or the job runs it
+            part = _global_scaling(X, y, fold, norm, make, tuned.selector_params, final["params"], evaluate, (selector, Xtr, fit_kw))
+        rec.update(part)
+    cpu.append(time.process_time())
+    logging.getLogger("svmfs.select").info("cpu by stage: tune %.3f s, fit %.3f s, final classifier %.3f s, audits %.3f s",
+                                           *np.diff(cpu))  # fmt: skip
+    if relevant is not None:
+        rec.update(_relevance(relevant, selected))
+    return rec
+
+
+def _final_classifier(X, y, fold, norm, Xtr, Xte, ytr, yte, leaky, final_kind, final_cfg, support, cv, selector):
+    """Step 5: the final classifier's own inner-CV tuning on the selected features, its training-side
+    predictions, the test-side scorer and one look at the test side."""
+    t0 = time.perf_counter()
+    memo = FitMemo(fit_predict)  # test-side fits the test_tuned audit repeats are done once
+    final = tune_final(final_kind, final_cfg, Xtr, ytr, support, cv, selector)
+    train_pred, _ = fit_predict(final_kind, final["params"], final_cfg, Xtr, ytr, Xtr, support, selector)
+    evaluate = _test_side_scorer(X, y, fold, norm, Xtr, Xte, ytr, yte, leaky, final_kind, final_cfg, memo)
+    test_metrics = evaluate(final["params"], support, selector)
+    # logged, not recorded (records keep the selector's fit and tuning times): what a job computes beyond them
+    logging.getLogger("svmfs.select").info("final classifier: inner-CV tuning, refit and test scoring %.3f s",
+                                           time.perf_counter() - t0)  # fmt: skip
+    return final, train_pred, evaluate, test_metrics
+
+
+def _tune(make, grid, spec, final_kind, final_cfg, Xtr, ytr, cv, inner_scores, rule):
+    """Step 3: the inner-CV choice of the selector's parameters (jointly with the final classifier's grid),
+    from fold-by-fold scores computed beforehand when there are some, else by tuning here."""
+    if inner_scores is not None and grid:
+        return choose_candidate(make, grid, spec.truncation, final_kind, final_cfg, Xtr, inner_scores, cv.get_n_splits(), rule)
+    return tune_selector(make, grid, spec.truncation, final_kind, final_cfg, Xtr, ytr, cv, fit_predict, rule)
+
+
+def _validation_points(X, y, fold: dict, norm: dict, cls, method_name: str) -> dict:
+    """Step 4's keyword for a selector that takes the fold's validation points, scaled as the training
+    side (dFSA's validation stop, Catala & Martin section 5.2); empty when the fold has none."""
+    if "validation" not in fold:
+        return {}
+    if "validation" not in inspect.signature(cls.fit).parameters:
+        raise ValueError(f"method {method_name!r} takes no validation points (splits.validation_size)")
+    train, val = np.asarray(fold["train"]), np.asarray(fold["validation"])
+    return {"validation": (normalize_fold(X, train, val, norm["method"], norm.get("scope", "fold"))[1], y[val])}
+
+
+def _record_body(X, fold, method_name, method_cfg, final_kind, train, n_test, selected, fixed, tuned, final,
+                 train_pred, ytr, test_metrics, norm, leaky, selector, fit_time, tune_time, seed, initial) -> dict[str, Any]:
+    """Step 6: the record of the nested choice, its test-side scores and the selector's fitted attributes."""
     rec: dict[str, Any] = {
         "method": method_name,
         "registry_method": method_cfg.get("method", method_name),
@@ -449,37 +487,40 @@ def run_select_job(
     extra = {k: v for k, v in selector.diagnostics_.items() if k not in ("status", "message", "objective", "n_iter", "time_s")}
     if extra:
         rec["diagnostics"] = extra
-    audits = campaign.get("audits") or []
-    if "test_tuned" in audits:  # the selector's and the final classifier's grids tuned on the test side
-        t0 = time.perf_counter()
-        nested = {"selector_params": tuned.selector_params, "final_params": final["params"],
-                  "accuracy": test_metrics["accuracy"], "n_selected": int(selected.size)}  # fmt: skip
-        audit_s = 0.0
-        if method_cfg.get("audit_from"):  # split_audit: the candidates scored by parts of their own
-            rows, audit_s = audit_rows_from_parts(method_cfg["audit_from"])
-            n_all = n_test_side_candidates(make, grid, spec.truncation, final_kind, final_cfg, Xtr)
-            choice = best_on_test_side(rows, nested, final_grid(final_kind, final_cfg), n_all)
-        else:
-            choice = tune_on_test_side(
-                make, grid, spec.truncation, final_kind, final_cfg, Xtr, ytr,
-                lambda fp, sup, sel: evaluate(fp, sup, sel, accuracy_only=True)["accuracy"], nested, refit_selector=selector,
-            )  # fmt: skip
-        rec["audit_test_tuned_accuracy"] = choice.pop("accuracy")
-        rec["audit_test_tuned"] = {**choice, "selector_params": {**fixed, **choice["selector_params"]}}
-        rec["audit_test_tuned_time_s"] = time.perf_counter() - t0 + audit_s
-    if "global_scaling" in audits:  # the nested choice refitted with the scaler fitted on all rows
-        part = global_scaling_from_part(method_cfg.get("global_scaling_from"), tuned.selector_params)
-        if part is None:  # split_global_scaling's part did not refit (step 4's fit), or the job runs it
-            part = _global_scaling(X, y, fold, norm, make, tuned.selector_params, final["params"], evaluate, (selector, Xtr, fit_kw))
-        rec.update(part)
-    cpu.append(time.process_time())
-    logging.getLogger("svmfs.select").info("cpu by stage: tune %.3f s, fit %.3f s, final classifier %.3f s, audits %.3f s",
-                                           *np.diff(cpu))  # fmt: skip
-    if relevant is not None:
-        rel = set(relevant)
-        hits = len(rel.intersection(selected.tolist()))
-        rec["n_relevant"] = len(rel)
-        rec["recall_relevant"] = hits / len(rel) if rel else float("nan")
-        rec["precision_relevant"] = hits / selected.size if selected.size else float("nan")
-        rec["exact_relevant"] = bool(set(selected.tolist()) == rel)
     return rec
+
+
+def _test_tuned_audit(method_cfg, make, grid, spec, final_kind, final_cfg, Xtr, ytr, tuned, final, test_metrics,
+                      selected, fixed, evaluate, selector) -> dict[str, Any]:
+    """The ``test_tuned`` audit: both grids tuned on the test side (read from ``split_audit``'s parts
+    when they ran apart), the record's ``audit_test_tuned*`` keys."""
+    rec: dict[str, Any] = {}
+    t0 = time.perf_counter()
+    nested = {"selector_params": tuned.selector_params, "final_params": final["params"],
+              "accuracy": test_metrics["accuracy"], "n_selected": int(selected.size)}  # fmt: skip
+    audit_s = 0.0
+    if method_cfg.get("audit_from"):  # split_audit: the candidates scored by parts of their own
+        rows, audit_s = audit_rows_from_parts(method_cfg["audit_from"])
+        n_all = n_test_side_candidates(make, grid, spec.truncation, final_kind, final_cfg, Xtr)
+        choice = best_on_test_side(rows, nested, final_grid(final_kind, final_cfg), n_all)
+    else:
+        choice = tune_on_test_side(
+            make, grid, spec.truncation, final_kind, final_cfg, Xtr, ytr,
+            lambda fp, sup, sel: evaluate(fp, sup, sel, accuracy_only=True)["accuracy"], nested, refit_selector=selector,
+        )  # fmt: skip
+    rec["audit_test_tuned_accuracy"] = choice.pop("accuracy")
+    rec["audit_test_tuned"] = {**choice, "selector_params": {**fixed, **choice["selector_params"]}}
+    rec["audit_test_tuned_time_s"] = time.perf_counter() - t0 + audit_s
+    return rec
+
+
+def _relevance(relevant: list[int], selected: np.ndarray) -> dict[str, Any]:
+    """Against the known relevant features of a synthetic dataset: recall, precision, exact recovery."""
+    rel = set(relevant)
+    hits = len(rel.intersection(selected.tolist()))
+    return {
+        "n_relevant": len(rel),
+        "recall_relevant": hits / len(rel) if rel else float("nan"),
+        "precision_relevant": hits / selected.size if selected.size else float("nan"),
+        "exact_relevant": bool(set(selected.tolist()) == rel),
+    }

@@ -36,7 +36,7 @@ def export(results: Path, dest: Path, configfiles, command: str | None = None, e
     (``select_jobs.csv``, ``provenance.json``) this export keeps for them; default ``dest`` itself. A rerun
     spread over several runs exports its partial state elsewhere (e.g. ``benchmarks/reruns/<campaign>``),
     so that the committed export in ``dest`` stays whole until the rerun ends."""
-    from ..results.record import read_records, write_store
+    from ..results.record import write_store
 
     results, dest = Path(results), Path(dest)
     if not configfiles:
@@ -46,19 +46,7 @@ def export(results: Path, dest: Path, configfiles, command: str | None = None, e
 
     layout = validated(config)  # which parts (rule select_part) a split job has: part_names
     expected = set(select_jobs(layout))
-    partial = not (results / "records.parquet").is_file()
-    if not partial:
-        records = pd.read_parquet(results / "records.parquet")
-        # records.parquet of another run in the same folder (e.g. a subset's) does not make this one finished
-        partial = not expected <= {job_key(r) for _, r in records.iterrows()}
-    if partial:  # an unfinished campaign: its finished select jobs only, to resume from (restore)
-        done = sorted((results / "runs").glob("*/*/*/fold-*.json"))
-        if not done:
-            raise SystemExit(f"{results}: no records.parquet and no finished select job")
-        records = read_records(done)
-        records = records[[job_key(r) in expected for _, r in records.iterrows()]].reset_index(drop=True)
-        if records.empty:
-            raise SystemExit(f"{results}: no finished select job of this campaign config")
+    records, partial = _campaign_records(results, expected)
     names = set(records["campaign"].astype(str))
     if names != {config.get("campaign", "default")}:
         raise SystemExit(f"export: the records are of campaign(s) {sorted(names)}, the config names {config.get('campaign')!r}")
@@ -68,35 +56,14 @@ def export(results: Path, dest: Path, configfiles, command: str | None = None, e
     times = times if pending.empty else pd.concat([times, pending], ignore_index=True)
     prov = {**provenance(results, records, configfiles, command, config, times, layout), "partial": partial}
     earlier = Path(earlier) if earlier is not None else Path(dest)
-    if prov["select_jobs_without_benchmark"] and (earlier / "provenance.json").is_file():
-        # jobs restored from this folder's last export: its times, which the new ones do not cover, are kept
-        old = json.loads((earlier / "provenance.json").read_text())
-        if old.get("campaign") == prov["campaign"]:
-            keep = ("export_git_sha", "select_jobs", "partial", "select_wall_s", "job_benchmark_s", "aggregation_s",
-                    "wall_time_s", "select_cpu_s", "select_cpu_jobs", "command")  # fmt: skip
-            prov["earlier_exports"] = old.get("earlier_exports", []) + [{k: old.get(k) for k in keep}]
+    _keep_earlier_exports(prov, earlier)
     final, dest = dest, dest.with_name(dest.name + ".export-tmp")  # built aside, swapped in when complete
     if dest.exists():
         shutil.rmtree(dest)
     dest.mkdir(parents=True)
     if partial:
         write_store(records, dest / "records.parquet", dest / "records.csv")
-    wanted = []
-    if not partial:  # (a partial export takes no report or table: they would be an earlier run's)
-        wanted += [results / "records.parquet", results / "records.csv"]
-        wanted += sorted((results / "report").glob("*.md"))
-        wanted += sorted(p for p in (results / "tables").glob("*") if p.suffix in (".csv", ".md", ".tex"))
-        wanted += sorted((results / "figures").glob("*.png"))
-    files, left_out = [], []
-    for src in wanted:
-        if src.suffix == ".png" and src.is_file() and src.stat().st_size > MAX_FIGURE_BYTES:
-            left_out.append(f"{src.relative_to(results)} ({src.stat().st_size / 2**20:.1f} MB)")
-            continue
-        if src.is_file():
-            out = dest / src.relative_to(results)
-            out.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(src, out)
-            files.append(out)
+    files, left_out = _copy_results(results, dest, partial)
     (dest / "config.yaml").write_text(
         "# The campaign config of this export: " + " + ".join(str(p) for p in configfiles) + " (merged)\n"
         + yaml.safe_dump(config, sort_keys=False)
@@ -122,6 +89,60 @@ def export(results: Path, dest: Path, configfiles, command: str | None = None, e
         shutil.rmtree(final)
     dest.rename(final)
     return [final / f.relative_to(dest) for f in files]
+
+
+def _campaign_records(results: Path, expected: set) -> tuple[pd.DataFrame, bool]:
+    """The records to export and whether the export is partial: ``records.parquet`` when it holds every
+    ``expected`` select job, else the finished select jobs of this campaign (to resume from: restore)."""
+    from ..results.record import read_records
+
+    partial = not (results / "records.parquet").is_file()
+    if not partial:
+        records = pd.read_parquet(results / "records.parquet")
+        # records.parquet of another run in the same folder (e.g. a subset's) does not make this one finished
+        partial = not expected <= {job_key(r) for _, r in records.iterrows()}
+    if partial:  # an unfinished campaign: its finished select jobs only, to resume from (restore)
+        done = sorted((results / "runs").glob("*/*/*/fold-*.json"))
+        if not done:
+            raise SystemExit(f"{results}: no records.parquet and no finished select job")
+        records = read_records(done)
+        records = records[[job_key(r) in expected for _, r in records.iterrows()]].reset_index(drop=True)
+        if records.empty:
+            raise SystemExit(f"{results}: no finished select job of this campaign config")
+    return records, partial
+
+
+def _keep_earlier_exports(prov: dict, earlier: Path) -> None:
+    """Jobs restored from the folder's last export: keep that export's times (which the new ones do not
+    cover) in ``prov["earlier_exports"]``."""
+    if prov["select_jobs_without_benchmark"] and (earlier / "provenance.json").is_file():
+        old = json.loads((earlier / "provenance.json").read_text())
+        if old.get("campaign") == prov["campaign"]:
+            keep = ("export_git_sha", "select_jobs", "partial", "select_wall_s", "job_benchmark_s", "aggregation_s",
+                    "wall_time_s", "select_cpu_s", "select_cpu_jobs", "command")  # fmt: skip
+            prov["earlier_exports"] = old.get("earlier_exports", []) + [{k: old.get(k) for k in keep}]
+
+
+def _copy_results(results: Path, dest: Path, partial: bool) -> tuple[list[Path], list[str]]:
+    """Copy the records, report, tables and figures into ``dest`` (a partial export takes none: they would
+    be an earlier run's); return the copies and the figures left out for their size."""
+    wanted = []
+    if not partial:
+        wanted += [results / "records.parquet", results / "records.csv"]
+        wanted += sorted((results / "report").glob("*.md"))
+        wanted += sorted(p for p in (results / "tables").glob("*") if p.suffix in (".csv", ".md", ".tex"))
+        wanted += sorted((results / "figures").glob("*.png"))
+    files, left_out = [], []
+    for src in wanted:
+        if src.suffix == ".png" and src.is_file() and src.stat().st_size > MAX_FIGURE_BYTES:
+            left_out.append(f"{src.relative_to(results)} ({src.stat().st_size / 2**20:.1f} MB)")
+            continue
+        if src.is_file():
+            out = dest / src.relative_to(results)
+            out.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, out)
+            files.append(out)
+    return files, left_out
 
 
 def provenance(results: Path, records: pd.DataFrame, configfiles, command: str | None, config: dict | None = None,

@@ -303,31 +303,12 @@ def solve_mmfs_reduced(
     """
     from scipy.optimize import minimize
 
-    from .mmfs_nlp import svc_start
-
     fun = SVMValue(X, y, C, C2, p, svm_tol)
     M = fun.X.shape[1]
     g0 = np.maximum(np.broadcast_to(np.asarray(gamma0, dtype=float), (M,)).copy(), 0.0)
     t0 = time.perf_counter()
     best = {"f": np.inf, "x": g0, "nit": 0}
-
-    def fg(x):
-        if time_limit is not None and time.perf_counter() - t0 > time_limit:
-            raise _TimeUp
-        f, g = fun(x)
-        if f < best["f"]:
-            best.update(f=f, x=np.array(x, dtype=float))
-        return f, g
-
-    class _Timed:  # F and the free-set Hessian under the time limit, for newton_polish
-        __call__ = staticmethod(fg)
-
-        @staticmethod
-        def hessian_free(x, free):
-            if time_limit is not None and time.perf_counter() - t0 > time_limit:
-                raise _TimeUp
-            return fun.hessian_free(x, free)
-
+    timed = _Timed(fun, t0, time_limit, best)
     state = {"mask": None, "same": 0, "newton": newton}
 
     def count(xk):
@@ -342,7 +323,7 @@ def solve_mmfs_reduced(
     try:
         while True:
             state.update(mask=None, same=0)
-            res = minimize(fg, gamma, jac=True, method="L-BFGS-B", bounds=[(0.0, None)] * M, callback=count,
+            res = minimize(timed, gamma, jac=True, method="L-BFGS-B", bounds=[(0.0, None)] * M, callback=count,
                            options=dict(maxiter=max(int(max_iter) - n_iter, 1), maxfun=10 * int(max_iter) + 100,
                                         ftol=ftol, gtol=gtol, maxcor=int(lbfgs_history)))
             gamma, n_iter = np.maximum(res.x, 0.0), n_iter + int(res.nit)
@@ -350,7 +331,7 @@ def solve_mmfs_reduced(
             jac = res.jac
             if state["newton"] and state["same"] >= newton_after:
                 state["newton"] = False  # once: if Newton does not finish, L-BFGS-B goes on from its point
-                gamma, _, k = newton_polish(_Timed(), gamma)
+                gamma, _, k = newton_polish(timed, gamma)
                 newton_iter += k
                 _, jac = fun(gamma)
                 message = f"Newton on the support after L-BFGS-B ({k} steps)"
@@ -362,16 +343,50 @@ def solve_mmfs_reduced(
             # L-BFGS-B ended by "relative reduction" or a failed line search ("ABNORMAL") short of a KKT
             # point: F is not twice differentiable where the SVM's support set changes. Fresh memory.
             restarts += 1
-        if res.status == 1 or (n_iter >= max_iter and pg > restart_pgtol):
-            status = "max_iter"
-        elif pg <= restart_pgtol or (res.success and pg <= ACCEPTABLE_PGTOL):
-            status = "ok"
-        else:
-            status = "acceptable" if pg <= ACCEPTABLE_PGTOL else "solver_error"
+        status = _lbfgsb_status(res, n_iter, max_iter, pg, restart_pgtol)
     except _TimeUp:
         gamma, n_iter, status, message = np.maximum(best["x"], 0.0), best["nit"], "time_limit", "time limit in L-BFGS-B"
     message += f"; {restarts} restart(s), {newton_iter} Newton step(s)"
     elapsed = time.perf_counter() - t0
+    return _point_at(fun, gamma, status, message, n_iter, elapsed, svm_tol)
+
+
+class _Timed:
+    """F (recording the best point seen) and the free-set Hessian under the time limit, for
+    L-BFGS-B and :func:`newton_polish`."""
+
+    def __init__(self, fun, t0: float, time_limit, best: dict) -> None:
+        self.fun, self.t0, self.time_limit, self.best = fun, t0, time_limit, best
+
+    def _check(self) -> None:
+        if self.time_limit is not None and time.perf_counter() - self.t0 > self.time_limit:
+            raise _TimeUp
+
+    def __call__(self, x):
+        self._check()
+        f, g = self.fun(x)
+        if f < self.best["f"]:
+            self.best.update(f=f, x=np.array(x, dtype=float))
+        return f, g
+
+    def hessian_free(self, x, free):
+        self._check()
+        return self.fun.hessian_free(x, free)
+
+
+def _lbfgsb_status(res, n_iter: int, max_iter: int, pg: float, restart_pgtol: float) -> str:
+    """The status of the last L-BFGS-B run from its result and the projected gradient ``pg`` at its end."""
+    if res.status == 1 or (n_iter >= max_iter and pg > restart_pgtol):
+        return "max_iter"
+    if pg <= restart_pgtol or (res.success and pg <= ACCEPTABLE_PGTOL):
+        return "ok"
+    return "acceptable" if pg <= ACCEPTABLE_PGTOL else "solver_error"
+
+
+def _point_at(fun, gamma, status: str, message: str, n_iter: int, elapsed: float, svm_tol: float) -> MMFSResult:
+    """The point of (20) at ``gamma``: the SVM's alpha and nu, the multipliers, F and the residuals."""
+    from .mmfs_nlp import svc_start
+
     K = fun.kernel(gamma)
     alpha, nu, lam0, lamC, compl = svc_start(K, fun.y, fun.C, tol=svm_tol)
     alpha_r, nu_r = fun.refine(K, fun.svm_alpha(K), with_nu=True)
