@@ -1,7 +1,7 @@
 """Jimenez-Cordero, Morales & Pineda (2021) measured beside the campaigns.
 
 - ``fig2_all_c``: Fig. 2 at all 25 values of C that sec. 5.2 names against the 9 decades the committed campaigns
-  ran, from the committed records alone (``jimenez2021_fig2`` and ``jimenez2021_paper_fig2_J36``, 25 values,
+  ran, from the committed records alone (``jimenez2021_fig2`` and ``jimenez2021_paper_fig2_all_C``, 25 values,
   against ``jimenez2021_fig2_reduced`` and ``jimenez2021_paper_fig2``, 9): the records at the 9 shared values
   compared (:func:`svmfs.reproduce.compare.compare_jobs`, every deterministic field but the campaign's name and
   ``config_hash``), then sec. 5.2's two statements read with thresholds fixed before any record was seen: (A)
@@ -37,7 +37,7 @@ TOPIC = "reproduction evidence"
 RESULTS = "jimenez2021"
 CASES = {
     "fig2_all_c": {"question": "Does Fig. 2 at all 25 values of C read as sec. 5.2 says, and does it change the reading of the 9 decades the campaigns ran?",
-                   "data": "Committed records of jimenez2021_fig2 (1 500 jobs) and jimenez2021_paper_fig2_J36 (250) against jimenez2021_fig2_reduced and jimenez2021_paper_fig2; nothing rerun"},
+                   "data": "Committed records of jimenez2021_fig2 (1 500 jobs) and jimenez2021_paper_fig2_all_C (250) against jimenez2021_fig2_reduced and jimenez2021_paper_fig2; nothing rerun"},
     "milp_c_path": {"question": "At which C of the paper's grid does MILP-FS on pima predict the majority class, and does any C hold the published 67.44 %?",
                     "data": "pima, jimenez2021's 10 outer folds, [-1, 1] per training side, the campaign's B, M and node limit, the paper's 17 C (quick: 1e-4, 1e-2, 1, 1e4)"},
     "mmfs_campaign_routes": {"question": "Over every colon MM-FS fit of jimenez2021, how often do Ipopt's routes end at the reduced route's point, and how long does each take?",
@@ -48,7 +48,7 @@ CASES = {
 METHODS = {"mm_fs_by_C": "MM-FS", "l1_svm_by_C": "l1-SVM", "mm_fs": "MM-FS"}  # mm_fs: the paper-protocol campaign
 SIMILAR, FEWER, HALF = 1.0, 0.65, (0.35, 0.65)
 DECADES = [1e-4, 1e-3, 1e-2, 1e-1, 1.0, 10.0, 100.0, 1e3, 1e4]
-PAIRS = (("jimenez2021_fig2", "jimenez2021_fig2_reduced"), ("jimenez2021_paper_fig2_J36", "jimenez2021_paper_fig2"))
+PAIRS = (("jimenez2021_fig2", "jimenez2021_fig2_reduced"), ("jimenez2021_paper_fig2_all_C", "jimenez2021_paper_fig2"))
 
 
 # ---------------------------------------------------------------- fig2_all_c
