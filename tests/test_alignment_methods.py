@@ -5,7 +5,6 @@ import pytest
 from sklearn.utils.estimator_checks import check_estimator
 
 from svmfs.data.synthetic import mit_example1, sparse_polynomial, weston_nonlinear
-from svmfs.methods.base import BINARY_ONLY_FAILED_CHECKS
 from svmfs.methods.correlation import Correlation, correlation_scores
 from svmfs.methods.dfsa import DFSA
 from svmfs.methods.ifsa import IFSA
@@ -207,7 +206,7 @@ def test_simple_filters():
     ids=lambda e: f"{type(e).__name__}-{getattr(e, 'kernel', '')}",
 )
 def test_check_estimator(est):
-    check_estimator(est, expected_failed_checks=BINARY_ONLY_FAILED_CHECKS)
+    check_estimator(est)
 
 
 def test_ranking_ties_are_ties_whatever_the_rounding():

@@ -8,7 +8,6 @@ from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import check_estimator
 
 from svmfs.data.synthetic import weston_nonlinear
-from svmfs.methods.base import BINARY_ONLY_FAILED_CHECKS
 from svmfs.methods.kp_svm import SIGMA_GRID, SMALL_C_GRID, KPSVM, kp_path
 from svmfs.methods.kp_svm_rank import KPSVMRank
 from svmfs.methods.rfe_kernel import RFEKernel
@@ -251,7 +250,7 @@ def test_rfe_kernel_ranks_weston_features_first():
     ids=lambda e: type(e).__name__,
 )
 def test_check_estimator(est):
-    check_estimator(est, expected_failed_checks=BINARY_ONLY_FAILED_CHECKS)
+    check_estimator(est)
 
 
 def test_kp_svm_iterations_t_is_the_model_after_t_steps():

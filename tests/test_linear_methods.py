@@ -10,7 +10,6 @@ from sklearn.utils.estimator_checks import check_estimator
 
 from svmfs.analysis.tables import OK_STATUSES
 from svmfs.data.synthetic import mit_example1
-from svmfs.methods.base import BINARY_ONLY_FAILED_CHECKS
 from svmfs.methods.fs_svmcp import FSSVMCP, FW1
 from svmfs.methods.fsv import FSV
 from svmfs.methods.l1_rfe import L1RFE
@@ -231,7 +230,7 @@ def test_l1_rfe_stays_inside_the_l1_support():
     ids=lambda e: type(e).__name__,
 )
 def test_check_estimator(est):
-    check_estimator(est, expected_failed_checks=BINARY_ONLY_FAILED_CHECKS)
+    check_estimator(est)
 
 
 def test_linear_svm_all_features_counts_nonzero_weights_as_rinaldi_tables_1_2():

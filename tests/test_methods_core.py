@@ -7,7 +7,6 @@ from sklearn.svm import SVC, LinearSVC
 from sklearn.utils.estimator_checks import check_estimator
 
 from svmfs.data.synthetic import mit_example1
-from svmfs.methods.base import BINARY_ONLY_FAILED_CHECKS
 from svmfs.methods.fisher import FisherScore, fisher_scores
 from svmfs.methods.no_selection import NoSelection
 from svmfs.methods.registry import METHODS, get_method
@@ -95,7 +94,7 @@ def test_two_classes_required():
 @pytest.mark.parametrize("est", [NoSelection(), FisherScore(n_features_to_select=2), SVMRFE(n_features_to_select=2)])
 def test_check_estimator(est):
     # The binary-only contract: checks that fit multi-class targets are expected to fail.
-    check_estimator(est, expected_failed_checks=BINARY_ONLY_FAILED_CHECKS)
+    check_estimator(est)
 
 
 def test_registry_entries_load():

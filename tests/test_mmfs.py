@@ -14,7 +14,6 @@ from sklearn.utils.estimator_checks import check_estimator
 
 from svmfs.analysis.tables import OK_STATUSES
 from svmfs.data.synthetic import weston_nonlinear
-from svmfs.methods.base import BINARY_ONLY_FAILED_CHECKS
 from svmfs.methods.kp_fs_offshelf import KPFSOffShelf
 from svmfs.methods.mm_fs import MMFS
 from svmfs.solvers.anisotropic import aniso_kernel, pair_sqdiff_sums
@@ -313,7 +312,7 @@ def test_kp_fs_offshelf_time_limit_is_a_status():
     ids=lambda e: type(e).__name__,
 )
 def test_check_estimator(est):
-    check_estimator(est, expected_failed_checks=BINARY_ONLY_FAILED_CHECKS)
+    check_estimator(est)
 
 
 def test_job_log_keeps_svmfs_messages_and_drops_cyipopt_callback_chatter(tmp_path):

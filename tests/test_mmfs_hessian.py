@@ -7,7 +7,6 @@ from sklearn.utils.estimator_checks import check_estimator
 from test_mmfs import _fd, _wdbc
 
 from svmfs.analysis.tables import OK_STATUSES
-from svmfs.methods.base import BINARY_ONLY_FAILED_CHECKS
 from svmfs.methods.mm_fs import MMFS
 from svmfs.solvers.anisotropic import aniso_kernel
 from svmfs.solvers.mmfs_nlp import MMFSProblem, pair_sqdiff_outer, solve_mmfs, svc_start
@@ -111,5 +110,4 @@ def test_bogus_hessian_is_refused_naming_the_parameter():
 
 
 def test_check_estimator_with_exact_hessian():
-    check_estimator(MMFS(C=1.0, gamma_ini=0.5, max_iter=200, hessian="exact"),
-                    expected_failed_checks=BINARY_ONLY_FAILED_CHECKS)
+    check_estimator(MMFS(C=1.0, gamma_ini=0.5, max_iter=200, hessian="exact"))

@@ -12,7 +12,6 @@ from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import check_estimator
 
 import svmfs.methods.svm_rfe as mod
-from svmfs.methods.base import BINARY_ONLY_FAILED_CHECKS
 from svmfs.methods.svm_rfe import SVMRFE, rfe_schedule
 
 
@@ -173,4 +172,4 @@ def test_pruned_w_selects_as_full_w(monkeypatch, solver):
 
 def test_check_estimator_active_set():
     sel = SVMRFE(n_features_to_select=2, solver="active_set")
-    check_estimator(sel, expected_failed_checks=BINARY_ONLY_FAILED_CHECKS)
+    check_estimator(sel)

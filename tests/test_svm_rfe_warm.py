@@ -8,7 +8,6 @@ from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import check_estimator
 
 from svmfs.data.synthetic import mit_example1
-from svmfs.methods.base import BINARY_ONLY_FAILED_CHECKS
 from svmfs.methods.svm_rfe import SVMRFE, rfe_schedule
 from svmfs.solvers.smo import dual_objective, smo
 
@@ -113,4 +112,4 @@ def test_unknown_solver_rejected():
 
 
 def test_check_estimator_warm():
-    check_estimator(SVMRFE(n_features_to_select=2, solver="warm"), expected_failed_checks=BINARY_ONLY_FAILED_CHECKS)
+    check_estimator(SVMRFE(n_features_to_select=2, solver="warm"))
