@@ -2,7 +2,6 @@
 
 import numpy as np
 import pytest
-from sklearn.utils.estimator_checks import check_estimator
 
 from svmfs.data.synthetic import mit_example1, sparse_polynomial, weston_nonlinear
 from svmfs.methods.correlation import Correlation, correlation_scores
@@ -199,14 +198,6 @@ def test_simple_filters():
     default = Correlation().fit(X, y)  # None: scores above the mean
     assert np.array_equal(default.support_, default.scores_ > default.scores_.mean())
 
-
-@pytest.mark.parametrize(
-    "est",
-    [OSFSA(n_features_to_select=2), IFSA(), DFSA(), DFSA(kernel="rbf"), InfoGain(n_features_to_select=2), Correlation()],
-    ids=lambda e: f"{type(e).__name__}-{getattr(e, 'kernel', '')}",
-)
-def test_check_estimator(est):
-    check_estimator(est)
 
 
 def test_ranking_ties_are_ties_whatever_the_rounding():

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from sklearn.svm import SVC
-from sklearn.utils.estimator_checks import check_estimator
 
 from svmfs.data.synthetic import weston_nonlinear
 from svmfs.methods.kp_svm import SIGMA_GRID, SMALL_C_GRID, KPSVM, kp_path
@@ -242,15 +241,6 @@ def test_rfe_kernel_ranks_weston_features_first():
         hits += set(np.flatnonzero(sel.support_)) == set(rel)
     assert hits >= 3  # measured 10/10 seeds (C=10, gamma in {0.05, scale})
 
-
-@pytest.mark.parametrize(
-    "est",
-    [KPSVM(C=1.0, v0=0.5, max_iter=5), KPSVMRank(n_features_to_select=2, C=1.0, v0=0.5, max_iter=5),
-     RFEKernel(n_features_to_select=2)],
-    ids=lambda e: type(e).__name__,
-)
-def test_check_estimator(est):
-    check_estimator(est)
 
 
 def test_kp_svm_iterations_t_is_the_model_after_t_steps():

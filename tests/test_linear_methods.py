@@ -6,7 +6,6 @@ from itertools import combinations
 import cvxpy as cp
 import numpy as np
 import pytest
-from sklearn.utils.estimator_checks import check_estimator
 
 from svmfs.analysis.tables import OK_STATUSES
 from svmfs.data.synthetic import mit_example1
@@ -223,14 +222,6 @@ def test_l1_rfe_stays_inside_the_l1_support():
     assert small.support_.sum() == 2 and np.all(small.support_ <= l1)
     assert sorted(small.ranking_) == list(range(1, 61))
 
-
-@pytest.mark.parametrize(
-    "est",
-    [L1SVM(), L1RFE(n_features_to_select=2), FSV(max_iter=5), FSSVMCP(C_grid=[1.0]), FW1(C_grid=[1.0]), MILPFS(B=2, M=10, time_limit=5)],
-    ids=lambda e: type(e).__name__,
-)
-def test_check_estimator(est):
-    check_estimator(est)
 
 
 def test_linear_svm_all_features_counts_nonzero_weights_as_rinaldi_tables_1_2():

@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 from sklearn.datasets import load_breast_cancer
 from sklearn.preprocessing import MinMaxScaler
-from sklearn.utils.estimator_checks import check_estimator
 
 from svmfs.analysis.tables import OK_STATUSES
 from svmfs.data.synthetic import weston_nonlinear
@@ -306,13 +305,6 @@ def test_kp_fs_offshelf_time_limit_is_a_status():
     sel = KPFSOffShelf(C=1.0, v0=1.0, C2=0.5, time_limit=0.05).fit(X, y)
     assert sel.diagnostics_["status"] == "time_limit" and sel.support_.shape == (30,)
 
-
-@pytest.mark.parametrize(
-    "est", [MMFS(C=1.0, gamma_ini=0.5, max_iter=200), KPFSOffShelf(C=1.0, v0=1.0, max_iter=50, max_alternations=2)],
-    ids=lambda e: type(e).__name__,
-)
-def test_check_estimator(est):
-    check_estimator(est)
 
 
 def test_job_log_keeps_svmfs_messages_and_drops_cyipopt_callback_chatter(tmp_path):

@@ -3,7 +3,6 @@ route against finite differences, and the exact-Hessian solve against the L-BFGS
 
 import numpy as np
 import pytest
-from sklearn.utils.estimator_checks import check_estimator
 from test_mmfs import _fd, _wdbc
 
 from svmfs.analysis.tables import OK_STATUSES
@@ -107,7 +106,3 @@ def test_bogus_hessian_is_refused_naming_the_parameter():
         MMFS(C=1.0, gamma_ini=0.1, hessian="bogus").fit(X, y)
     with pytest.raises(ValueError, match="hessian"):
         solve_mmfs(X, y, 1.0, 0.3, (0.1, np.zeros(30), 0.0, np.ones(30), np.zeros(30)), hessian="bogus")
-
-
-def test_check_estimator_with_exact_hessian():
-    check_estimator(MMFS(C=1.0, gamma_ini=0.5, max_iter=200, hessian="exact"))

@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 from sklearn.feature_selection import RFE
 from sklearn.svm import SVC
-from sklearn.utils.estimator_checks import check_estimator
 
 import svmfs.methods.svm_rfe as mod
 from svmfs.methods.svm_rfe import SVMRFE, rfe_schedule
@@ -168,8 +167,3 @@ def test_pruned_w_selects_as_full_w(monkeypatch, solver):
     full = SVMRFE(C=1.0, switch_at=1000, solver=solver).fit(X, y)
     assert full.w_products_["pruned"] == 0
     assert np.array_equal(pruned.ranking_, full.ranking_)
-
-
-def test_check_estimator_active_set():
-    sel = SVMRFE(n_features_to_select=2, solver="active_set")
-    check_estimator(sel)

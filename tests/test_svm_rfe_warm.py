@@ -5,7 +5,6 @@ import pytest
 from sklearn.datasets import load_breast_cancer
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
-from sklearn.utils.estimator_checks import check_estimator
 
 from svmfs.data.synthetic import mit_example1
 from svmfs.methods.svm_rfe import SVMRFE, rfe_schedule
@@ -109,7 +108,3 @@ def test_warm_iteration_limit_sets_status_and_still_ranks():
 def test_unknown_solver_rejected():
     with pytest.raises(ValueError, match="'warm'"):
         SVMRFE(solver="smo").fit(*mit_example1(n=20, p=5, k0=2, seed=0)[:2])
-
-
-def test_check_estimator_warm():
-    check_estimator(SVMRFE(n_features_to_select=2, solver="warm"))
