@@ -6,7 +6,8 @@
 - :func:`multiclass_metrics`: accuracy, balanced accuracy (the mean of the per-class recalls) and the
   macro one-versus-rest AUC of the final classifier's decision values (one column per class, as
   scikit-learn's ``SVC.decision_function`` gives them with its default ``decision_function_shape="ovr"``).
-- :func:`record_fields`: the per-class selections of the meta-selector (the record's ``per_class_selected``).
+- :func:`record_fields`: the record's ``n_classes`` and the meta-selector's per-class selections
+  (``per_class_selected``), on multiclass jobs only.
 
 Binary jobs never reach this module's code paths: their selectors, metrics and records are unchanged.
 """
@@ -103,9 +104,13 @@ def multiclass_metrics(y_true, pred, score, classes=None) -> dict[str, float]:
     }
 
 
-def record_fields(selector) -> dict:
-    """The record's multiclass fields of a fitted selector: ``per_class_selected`` ({class code: selected
-    feature indices}) for the one-versus-rest meta-selector; nothing otherwise (binary records unchanged)."""
+def record_fields(selector, ytr) -> dict:
+    """The record's multiclass fields: ``n_classes`` (the training side's classes) on a multiclass job, and
+    ``per_class_selected`` ({class code: selected feature indices}) for the one-versus-rest meta-selector;
+    nothing on a binary job (its record unchanged)."""
+    if not is_multiclass(ytr):
+        return {}
+    out: dict = {"n_classes": int(np.unique(np.asarray(ytr)).size)}
     if isinstance(selector, OneVsRestSelector):
-        return {"per_class_selected": selector.per_class_selected()}
-    return {}
+        out["per_class_selected"] = selector.per_class_selected()
+    return out

@@ -487,7 +487,7 @@ def _record_body(X, fold, method_name, method_cfg, final_kind, train, n_test, se
     for attr in ("ranking_", "scores_", "weights_", "intercept_", "kernel_widths_"):
         if hasattr(selector, attr):
             rec[attr.rstrip("_")] = np.asarray(getattr(selector, attr)).tolist()
-    rec.update(multiclass.record_fields(selector))  # the one-versus-rest per-class selections (multiclass only)
+    rec.update(multiclass.record_fields(selector, ytr))  # the one-versus-rest per-class selections (multiclass only)
     extra = {k: v for k, v in selector.diagnostics_.items() if k not in ("status", "message", "objective", "n_iter", "time_s")}
     if extra:
         rec["diagnostics"] = extra
