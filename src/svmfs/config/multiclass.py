@@ -10,6 +10,7 @@ a meaning there. A dataset whose class counts are known before any job runs (a g
 from __future__ import annotations
 
 from .campaign import campaign_datasets, dataset_methods, job_method_config
+from .schema import ConfigError
 from .sizes import expected_class_counts
 
 #: Final classifiers that need one binary selector's own fitted model.
@@ -31,7 +32,10 @@ def check_multiclass_finals(config: dict, registry: dict) -> list[str]:
 
     errs = []
     for name in campaign_datasets(config):
-        counts = expected_class_counts(config, name, registry)
+        try:
+            counts = expected_class_counts(config, name, registry)
+        except ConfigError:  # a generator's bad params: the folds check reports it, naming the key
+            continue
         if counts is None or len(counts) <= 2:
             continue
         for mname in dataset_methods(config, name):
