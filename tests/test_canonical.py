@@ -20,7 +20,7 @@ def _ds(X=None, y=None, names=None):
     "kwargs,fragment",
     [
         ({"X": np.array([[1.0, 2.0], [np.inf, 3.0], [1.0, 1.0], [0.0, 2.0]])}, "inf first at row 1, column 0"),
-        ({"y": np.array([1, -1, 2, 1])}, "needs exactly two classes, found 3"),
+        ({"y": np.array([1, -1, 2, 1])}, "3 classes must be the codes 0..2 after mapping"),
         ({"y": np.array([1, -1, -1, -1])}, "a class has only 1 sample"),
         ({"y": np.array([0, 1, 0, 1])}, "labels must be -1/+1"),
         ({"y": np.array([1, -1, 1])}, "4 rows in X but labels of shape (3,)"),

@@ -1,4 +1,5 @@
-"""scikit-learn's estimator checks on every registry class, binary-only declared through the estimator tags."""
+"""scikit-learn's estimator checks on every registry class, binary-only declared through the estimator tags (the
+filters with a multiclass definition declare multi_class), and on the one-versus-rest meta-selector."""
 
 from __future__ import annotations
 
@@ -36,6 +37,16 @@ def _instances():
     return out
 
 
-@parametrize_with_checks(_instances())
+def _meta_instances():
+    """The one-versus-rest meta-selector (a multiclass dataset's binary selectors run through it) over a cheap
+    ranking selector and a cheap selector without a ranking."""
+    from svmfs.methods.l1_svm import L1SVM
+    from svmfs.methods.one_vs_rest import OneVsRestSelector
+    from svmfs.methods.svm_rfe import SVMRFE
+
+    return [OneVsRestSelector(SVMRFE(max_iter=200)), OneVsRestSelector(L1SVM())]
+
+
+@parametrize_with_checks(_instances() + _meta_instances())
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)

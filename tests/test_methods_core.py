@@ -86,8 +86,10 @@ def test_no_selection_keeps_all():
 
 
 def test_two_classes_required():
-    with pytest.raises(ValueError, match="exactly two classes"):
-        FisherScore().fit(np.eye(3), [0, 1, 2])
+    with pytest.raises(ValueError, match="exactly two classes"):  # a binary selector (multi_class False)
+        SVMRFE().fit(np.eye(3), [0, 1, 2])
+    with pytest.raises(ValueError, match="exactly two classes"):  # a multiclass filter needs two classes at least
+        FisherScore().fit(np.eye(3), [0, 0, 0])
 
 
 

@@ -84,6 +84,19 @@ def display_table(summary: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def multiclass_note(records: pd.DataFrame) -> str:
+    """The Markdown note under the summary naming the multiclass datasets (records with ``n_classes``), whose
+    balanced accuracy is the mean per-class recall and AUC the macro one-versus-rest AUC (docs/multiclass.md);
+    empty when every dataset is binary."""
+    if "n_classes" not in records or not records["n_classes"].notna().any():
+        return ""
+    k = records.dropna(subset=["n_classes"]).groupby("dataset", sort=True)["n_classes"].max().astype(int)
+    names = ", ".join(f"{d} ({n} classes)" for d, n in k.items())
+    return (f"\n\n**Multiclass**: {names}: balanced accuracy is the mean per-class recall, AUC the macro "
+            "one-versus-rest AUC of the final classifier's decision values; binary selectors ran one versus rest "
+            "(the union of the per-class selections).\n")
+
+
 def to_latex_booktabs(df: pd.DataFrame, caption: str) -> str:
     body = df.to_latex(index=False, escape=True, column_format="l" * df.shape[1], caption=caption)
     return body.replace("±", r"$\pm$")
@@ -99,6 +112,7 @@ def write_summary(records: pd.DataFrame, csv, md, tex, timing_csv, leaky_note: b
     note = ""
     if summary["leaky_normalization"].any():
         note = "\n\n**Leaky normalization**: features were scaled on all rows (scope: global), as in the replicated paper.\n"
+    note += multiclass_note(records)
     atomic_write_text(md, head + disp.to_markdown(index=False, disable_numparse=True) + "\n" + note)
     caption = "Test accuracy and number of selected features (mean $\\pm$ sd over outer folds)."
     if stand_in:

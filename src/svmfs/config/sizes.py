@@ -32,7 +32,7 @@ def expected_class_counts(config: dict, name: str, registry: dict) -> list[int] 
     entry = registry[dcfg["source"]]
     if entry["kind"] == "synthetic":
         ds = _synthetic_dataset(config, name, entry)
-        return [int(np.sum(ds.y == -1)), int(np.sum(ds.y == 1))]
+        return [int(v) for v in ds.class_counts.values()]
     counts = _registry_expect(dcfg, entry).get("class_counts")
     return [int(v) for v in counts.values()] if counts else None
 

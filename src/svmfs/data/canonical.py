@@ -1,4 +1,7 @@
-"""The canonical dataset: X float64 (samples x features), y in {-1, +1}, names, ids, relevant set.
+"""The canonical dataset: X float64 (samples x features), y, names, ids, relevant set.
+
+y is in {-1, +1} for a two-class dataset; a multiclass one (three or more classes, no ``labels.positive``)
+holds the class codes 0..K-1, ``meta["classes"]`` naming them in code order (docs/multiclass.md).
 
 Saved as ``<name>.npz`` (plain arrays, read with ``allow_pickle=False``) plus ``<name>.json``
 metadata (shape, class counts, source hashes, preprocessing applied, relevant features).
@@ -22,7 +25,7 @@ class DatasetError(ValueError):
 
 @dataclass
 class Dataset:
-    """One two-class dataset in canonical form."""
+    """One dataset in canonical form: two classes as -1/+1, or K >= 3 classes as the codes 0..K-1."""
 
     name: str
     X: np.ndarray
@@ -34,7 +37,24 @@ class Dataset:
 
     @property
     def class_counts(self) -> dict[str, int]:
-        return {"-1": int(np.sum(self.y == -1)), "+1": int(np.sum(self.y == 1))}
+        """Samples per class: ``{"-1": .., "+1": ..}`` for two classes, ``{class name: ..}`` in code order
+        for a multiclass dataset."""
+        if not is_multiclass(self.y):
+            return {"-1": int(np.sum(self.y == -1)), "+1": int(np.sum(self.y == 1))}
+        names = class_names(self)
+        return {names[c]: int(np.sum(self.y == c)) for c in range(len(names))}
+
+
+def is_multiclass(y) -> bool:
+    """Whether canonical labels ``y`` are multiclass codes (three or more distinct values)."""
+    return np.unique(np.asarray(y)).size > 2
+
+
+def class_names(ds: Dataset) -> list[str]:
+    """The names of a multiclass dataset's classes in code order (``meta["classes"]``, else the codes)."""
+    k = int(np.max(ds.y)) + 1
+    names = [str(c) for c in (ds.meta.get("classes") or [])]
+    return names if len(names) == k else [str(c) for c in range(k)]
 
 
 def describe(ds: Dataset) -> str:
@@ -64,7 +84,7 @@ def check_dataset(ds: Dataset, *, on_constant: str = "keep", on_duplicate: str =
     """Validate and normalise a dataset; raise :class:`DatasetError` naming the problem.
 
     Rejected: X not 2-D, length mismatch, NaN or inf (with the first offending row and column),
-    labels not exactly two classes, duplicated feature names, fewer than two samples in a class,
+    labels not -1/+1 (two classes) nor the codes 0..K-1 (K >= 3 classes), duplicated feature names, fewer than two samples in a class,
     every column constant. Messages start with :func:`describe` (the dataset and its source files).
     Constant and duplicated columns are logged in ``meta["warnings"]`` and kept (``"keep"``), or
     dropped (``"drop"``, recorded in ``meta["preprocessing"]``).
@@ -79,12 +99,16 @@ def check_dataset(ds: Dataset, *, on_constant: str = "keep", on_duplicate: str =
     _check_finite(X, ds, where)
     _check_magnitude(X, ds, where)
     labels = np.unique(y)
-    if labels.size != 2:
+    if labels.size < 2:
         raise DatasetError(
-            f"{where}: needs exactly two classes, found {labels.size}: {labels[:10].tolist()}"
+            f"{where}: needs exactly two classes, found {labels.size}: {labels[:10].tolist()} (or three or more, multiclass)"
         )
-    if set(labels.tolist()) != {-1, 1}:
+    if labels.size == 2 and set(labels.tolist()) != {-1, 1}:
         raise DatasetError(f"{where}: labels must be -1/+1 after mapping, got {labels.tolist()}")
+    if labels.size > 2 and labels.tolist() != list(range(labels.size)):
+        raise DatasetError(
+            f"{where}: {labels.size} classes must be the codes 0..{labels.size - 1} after mapping, got {labels[:10].tolist()}"
+        )
     y = y.astype(np.int64)
     if len(ds.feature_names) != X.shape[1]:
         raise DatasetError(
@@ -99,7 +123,7 @@ def check_dataset(ds: Dataset, *, on_constant: str = "keep", on_duplicate: str =
         seen[n] = j
     if len(ds.sample_ids) != X.shape[0]:
         raise DatasetError(f"{where}: {len(ds.sample_ids)} sample ids for {X.shape[0]} rows")
-    small = min(np.sum(y == -1), np.sum(y == 1))
+    small = int(min(np.sum(y == c) for c in labels))
     if small < 2:
         raise DatasetError(f"{where}: a class has only {small} sample(s)")
     meta = dict(ds.meta)

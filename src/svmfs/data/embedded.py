@@ -32,6 +32,32 @@ def sklearn_breast_cancer(name: str, positive: str = "malignant") -> Dataset:
     )
 
 
+def sklearn_wine(name: str, positive: str | None = None) -> Dataset:
+    """Wine (Forina et al.; UCI) from scikit-learn: 178 x 13, three cultivars (59 / 71 / 48), a small multiclass set.
+
+    Without ``positive`` the three classes stay (codes 0, 1, 2 for scikit-learn's ``class_0`` .. ``class_2``,
+    ``meta["classes"]``); ``positive`` names the class mapped to +1, the two others -1 (one versus rest).
+    """
+    from sklearn.datasets import load_wine
+
+    b = load_wine()
+    names = [str(c) for c in b.target_names]  # ['class_0', 'class_1', 'class_2']
+    if positive is not None and positive not in names:
+        raise DatasetError(f"dataset {name!r}: positive class {positive!r} is not one of {names}")
+    y = np.asarray(b.target, dtype=np.int64) if positive is None else np.where(b.target == names.index(positive), 1, -1)
+    meta = {"source": {"kind": "embedded", "loader": "sklearn.datasets.load_wine", "positive": positive}}
+    if positive is None:
+        meta["classes"] = names
+    return Dataset(
+        name=name,
+        X=np.asarray(b.data, dtype=np.float64),
+        y=y,
+        feature_names=[str(f) for f in b.feature_names],
+        sample_ids=[f"wine{i}" for i in range(b.data.shape[0])],
+        meta=meta,
+    )
+
+
 #: The 20 newsgroups of the 20 Newsgroups collection (Lang 1995), as scikit-learn names them.
 NEWSGROUPS = (
     "alt.atheism", "comp.graphics", "comp.os.ms-windows.misc", "comp.sys.ibm.pc.hardware",
@@ -131,4 +157,5 @@ def sklearn_20newsgroups(
     )
 
 
-LOADERS = {"sklearn_breast_cancer": sklearn_breast_cancer, "sklearn_20newsgroups": sklearn_20newsgroups}
+LOADERS = {"sklearn_breast_cancer": sklearn_breast_cancer, "sklearn_20newsgroups": sklearn_20newsgroups,
+           "sklearn_wine": sklearn_wine}

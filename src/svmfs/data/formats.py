@@ -2,7 +2,9 @@
 
 ``entry["format"]`` selects the reader; ``entry["read"]`` holds its options; ``entry["labels"]``
 maps source labels to {-1, +1}: ``positive`` lists the label values (as strings) that become +1,
-``negative`` those that become -1 (or ``rest``); without ``negative`` the source must be two-class. Compressed files (.gz, .bz2, .Z) are decompressed transparently.
+``negative`` those that become -1 (or ``rest``); without ``negative`` the source must be two-class. Without
+``labels.positive`` a source of three or more classes is read multiclass (codes 0..K-1 for its sorted labels,
+``meta["classes"]``; docs/multiclass.md). Compressed files (.gz, .bz2, .Z) are decompressed transparently.
 
 Readers (text is read by a CSV library, :mod:`.tables`: quoting, a UTF-8 byte-order mark, CRLF):
 - ``matrix``: a numeric matrix without header (whitespace-separated unless ``sep`` is set);
@@ -232,9 +234,9 @@ def _map_labels(name: str, spec: dict, labels: np.ndarray, source) -> np.ndarray
     its first row (1-based, in sample order).
     """
     positive = {str(v) for v in spec.get("positive", [])}
-    if not positive:
-        raise DatasetError(f"dataset {name!r}: registry entry needs labels.positive")
     labels = np.asarray(labels).astype(str)
+    if not positive:
+        return multiclass_codes(name, spec, labels, source)[0]
     found = sorted(set(labels.tolist()))
     if not positive & set(found):
         raise DatasetError(f"dataset {name!r} ({source}): positive label(s) {sorted(positive)} not among the labels {found[:10]}")
@@ -255,6 +257,23 @@ def _map_labels(name: str, spec: dict, labels: np.ndarray, source) -> np.ndarray
                 f"{sorted(positive)} nor labels.negative {sorted(allowed - positive)}"
             )
     return np.where(np.isin(labels, list(positive)), 1, -1)
+
+
+def multiclass_codes(name: str, spec: dict, labels: np.ndarray, source) -> tuple[np.ndarray, list[str]]:
+    """Without ``labels.positive``: a multiclass dataset, class codes 0..K-1 for the sorted distinct labels
+    (as strings) and those names; three or more classes are needed (two classes need ``labels.positive``,
+    the class that becomes +1), and ``labels.negative`` has no meaning without it."""
+    labels = np.asarray(labels).astype(str)
+    found = sorted(set(labels.tolist()))
+    if spec.get("negative") is not None:
+        raise DatasetError(f"dataset {name!r}: labels.negative is set but labels.positive is not; give both (binary) "
+                           "or neither (multiclass, three or more classes)")
+    if len(found) < 3:
+        raise DatasetError(
+            f"dataset {name!r} ({source}): labels.positive: the label value(s) of the positive class are required "
+            f"for two classes ({found}); a dataset runs multiclass without it only with three or more classes"
+        )
+    return np.searchsorted(np.asarray(found), labels).astype(np.int64), found
 
 
 def read_download(name: str, entry: dict[str, Any], folder: Path, options: dict | None = None) -> Dataset:
@@ -279,7 +298,7 @@ def read_entry(name: str, entry: dict, folder: Path, opt: dict, hashes: dict, ki
     _refuse_empty_labels(name, labels, source)
     y = _map_labels(name, entry.get("labels") or {}, labels, source)
     found = set(np.unique(labels).tolist())
-    positive = {str(v) for v in entry["labels"]["positive"]}
+    positive = {str(v) for v in (entry.get("labels") or {}).get("positive") or []}
     meta = {
         "source": {
             "kind": kind,
@@ -290,6 +309,8 @@ def read_entry(name: str, entry: dict, folder: Path, opt: dict, hashes: dict, ki
         "preprocessing": [],
         "warnings": [],
     }
+    if not positive:  # multiclass: the codes 0..K-1 name the sorted labels
+        meta["classes"] = multiclass_codes(name, entry.get("labels") or {}, labels, source)[1]
     names = names or [f"f{j + 1}" for j in range(X.shape[1])]
     X, keep = _missing_zeros(name, X, {**entry.get("options", {}), **(options or {})}, meta, names)
     ids = ids or [f"s{i}" for i in range(X.shape[0])]

@@ -51,9 +51,12 @@ def resolve_local(name: str, entry: dict, base: Path, where: str) -> dict:
     fmt = entry.get("format")
     if fmt not in READERS:
         raise ValueError(f"{key}.format: {fmt!r} is not one of {sorted(READERS)}")
-    labels = entry.get("labels")
-    if not isinstance(labels, dict) or not labels.get("positive"):
-        raise ValueError(f"{key}.labels.positive: the label value(s) of the positive class are required")
+    labels = entry.get("labels", {})
+    if not isinstance(labels, dict):
+        raise ValueError(f"{key}.labels: expected a mapping (positive, negative), or none for a multiclass dataset")
+    if labels.get("negative") is not None and not labels.get("positive"):
+        raise ValueError(f"{key}.labels.positive: the label value(s) of the positive class are required with labels.negative "
+                         "(leave both out for a multiclass dataset of three or more classes)")
     read = dict(entry.get("read") or {})
     if "file" not in read and "files" not in read:
         paths = [f["path"] for f in files]

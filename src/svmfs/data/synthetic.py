@@ -1,4 +1,5 @@
-"""Seeded synthetic generators of the papers; each returns X, y in {-1,+1} and the relevant set.
+"""Seeded synthetic generators of the papers; each returns X, y in {-1,+1} and the relevant set
+(:func:`class_per_feature`: K >= 3 classes as the codes 0..K-1, a multiclass test problem).
 
 Registered by name in :data:`GENERATORS`; the dataset registry (config/datasets.yaml) names them.
 """
@@ -215,7 +216,24 @@ def text_like(n=200, V=300, k=10, factor=4.0, positive_fraction=0.5, mean_length
     return X.astype(np.float64), y, relevant
 
 
+def class_per_feature(n=90, p=20, n_classes=3, shift=3.0, seed=0):
+    """A multiclass problem where each class is driven by a feature of its own: ``n_classes`` balanced
+    classes (codes 0..K-1, sizes differing by at most one), x ~ N(0, I_p) plus ``shift`` on coordinate c for
+    the points of class c. Feature c alone separates class c from the rest; no single feature separates all
+    classes, so a selection keeping fewer than K of the first K coordinates confuses some class with the
+    rest. Relevant: the first ``n_classes`` coordinates.
+    """
+    if not (n_classes >= 3 and p >= n_classes and n >= 2 * n_classes):
+        raise ValueError(f"need n_classes >= 3, p >= n_classes and n >= 2 n_classes, got n={n}, p={p}, n_classes={n_classes}")
+    rng = np.random.default_rng(seed)
+    y = np.arange(n) % n_classes
+    X = rng.standard_normal((n, p))
+    X[np.arange(n), y] += float(shift)
+    return X, y, list(range(n_classes))
+
+
 GENERATORS = {
+    "class_per_feature": class_per_feature,
     "mit_example1": mit_example1,
     "mit_example2": mit_example2,
     "mit_example3": mit_example3,

@@ -1,7 +1,9 @@
 """The method contract every selector follows (see docs/adding-a-method.md).
 
 A selector is a scikit-learn ``SelectorMixin`` estimator. ``fit(X, y)`` accepts any two-class ``y``
-and hands ``_fit`` the labels mapped to {-1, +1} (``classes_[1]`` is +1), as the papers write them.
+and hands ``_fit`` the labels mapped to {-1, +1} (``classes_[1]`` is +1), as the papers write them. A
+selector with ``multi_class = True`` (a filter whose score has a multiclass definition) also takes three or
+more classes, through ``_fit_multiclass`` with the class codes 0..K-1.
 After ``fit``:
 
 - ``support_``: boolean mask of the kept features (always);
@@ -41,20 +43,27 @@ class BaseSelector(SelectorMixin, BaseEstimator):
     #: another quantity read off one fit (iFSA's alignment fraction) sets False and overrides
     #: :meth:`support_for_size`, which then receives the grid's values unchanged.
     truncation_is_size: bool = True
+    #: ``fit`` takes three or more classes too, handing ``_fit_multiclass`` the class codes (a filter whose
+    #: score has a multiclass definition); else two classes only, and a multiclass dataset runs the selector
+    #: one versus rest (:class:`svmfs.methods.one_vs_rest.OneVsRestSelector`). Declared in the tags.
+    multi_class: bool = False
 
     def fit(self, X, y):
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
         check_classification_targets(y)
         self.classes_ = np.unique(y)
-        if self.classes_.size != 2:
+        multi = self.multi_class and self.classes_.size > 2  # a filter with a multiclass definition
+        if self.classes_.size != 2 and not multi:
             raise ValueError(
                 f"{type(self).__name__} needs exactly two classes, got {self.classes_.size}: "
                 f"{self.classes_[:5].tolist()}"
             )
-        y_pm = self._plus_minus(y)
         self.diagnostics_ = {"status": "ok", "objective": None, "n_iter": None, "message": ""}
         start = time.perf_counter()
-        self._fit(X, y_pm)
+        if multi:  # class codes 0..K-1 in the order of classes_
+            self._fit_multiclass(X, np.searchsorted(self.classes_, y))
+        else:
+            self._fit(X, self._plus_minus(y))
         self.diagnostics_["time_s"] = time.perf_counter() - start
         if getattr(self, "n_iter_", None) is not None and self.diagnostics_["n_iter"] is None:
             self.diagnostics_["n_iter"] = int(self.n_iter_)
@@ -73,6 +82,10 @@ class BaseSelector(SelectorMixin, BaseEstimator):
     def _fit(self, X: np.ndarray, y: np.ndarray) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def _fit_multiclass(self, X: np.ndarray, codes: np.ndarray) -> None:  # pragma: no cover - abstract
+        """The fit of a ``multi_class`` selector on three or more classes, ``codes`` in 0..K-1."""
+        raise NotImplementedError
+
     def support_for_size(self, k: int | None) -> np.ndarray:
         """Selection of size ``k`` read off ``ranking_`` (the tuner's truncation; see ranks_all_features;
         for a selector with ``truncation_is_size = False``, ``k`` is a value of its truncation parameter)."""
@@ -86,7 +99,7 @@ class BaseSelector(SelectorMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
         # binary-only: the papers' methods are two-class SVMs; scikit-learn's checks then feed two classes
-        tags.classifier_tags = ClassifierTags(multi_class=False)
+        tags.classifier_tags = ClassifierTags(multi_class=bool(self.multi_class))
         return tags
 
 

@@ -29,13 +29,28 @@ def equal_frequency_bins(x: np.ndarray, n_bins: int) -> np.ndarray:
 
 def information_gain(X: np.ndarray, y: np.ndarray, n_bins: int = 10) -> np.ndarray:
     """IG of the labels (y in {-1, +1}) given each equal-frequency-discretised feature."""
-    pos = (y > 0).astype(int)
-    h_y = _entropy(np.bincount(pos, minlength=2)[None, :].astype(float))[0]
+    return information_gain_codes(X, (y > 0).astype(int), 2, n_bins)
+
+
+def information_gain_codes(X: np.ndarray, codes: np.ndarray, n_classes: int, n_bins: int = 10) -> np.ndarray:
+    """IG(j) = H(Y) - H(Y | B_j) in bits for classes ``codes`` in 0..n_classes-1: the class entropy over all
+    K classes (Quinlan 1986; Forman 2003, its multiclass form), two classes being the {-1, +1} case of
+    :func:`information_gain` (codes 0 = -1, 1 = +1).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0.0, 1.0], [0.1, 0.0], [1.0, 1.0], [1.1, 0.0], [2.0, 1.0], [2.1, 0.0]])
+    >>> information_gain_codes(X, np.array([0, 0, 1, 1, 2, 2]), 3, n_bins=3).round(3).tolist()
+    [1.585, 0.0]
+    """
+    codes = np.asarray(codes, dtype=int)
+    h_y = _entropy(np.bincount(codes, minlength=n_classes)[None, :].astype(float))[0]
     scores = np.empty(X.shape[1])
     for j in range(X.shape[1]):
         b = equal_frequency_bins(X[:, j], n_bins)
-        table = np.bincount(b * 2 + pos, minlength=2 * n_bins).reshape(-1, 2).astype(float)
-        scores[j] = h_y - np.sum(table.sum(1) / y.size * _entropy(table))
+        table = np.bincount(b * n_classes + codes, minlength=n_classes * n_bins).reshape(-1, n_classes).astype(float)
+        scores[j] = h_y - np.sum(table.sum(1) / codes.size * _entropy(table))
     return np.maximum(scores, 0.0)
 
 
@@ -60,6 +75,11 @@ class InfoGain(BaseSelector):
     diagnostics_ : dict
         ``status``, ``objective``, ``n_iter``, ``message`` and ``time_s`` (:mod:`svmfs.methods.base`).
 
+    Notes
+    -----
+    Three or more classes: :func:`information_gain_codes` with the entropy of all K classes (the estimator's
+    tags declare ``multi_class``).
+
     References
     ----------
     Information gain baseline of Catala & Martin, section 4.1 (Forman 2003).
@@ -77,6 +97,7 @@ class InfoGain(BaseSelector):
     """
 
     ranks_all_features = True
+    multi_class = True
 
     def __init__(self, n_features_to_select: int | None = None, n_bins: int = 10):
         self.n_features_to_select = n_features_to_select
@@ -85,6 +106,14 @@ class InfoGain(BaseSelector):
     def _fit(self, X, y):
         if int(self.n_bins) < 2:
             raise ValueError(f"n_bins must be >= 2, got {self.n_bins}")
-        self.scores_ = information_gain(X, y, int(self.n_bins))
+        self._keep(information_gain(X, y, int(self.n_bins)))
+
+    def _fit_multiclass(self, X, codes):
+        if int(self.n_bins) < 2:
+            raise ValueError(f"n_bins must be >= 2, got {self.n_bins}")
+        self._keep(information_gain_codes(X, codes, int(codes.max()) + 1, int(self.n_bins)))
+
+    def _keep(self, scores):
+        self.scores_ = scores
         self.ranking_ = ranking_from_scores(self.scores_)
         self.support_ = filter_support(self.scores_, self.ranking_, self.n_features_to_select)

@@ -164,7 +164,7 @@ def run_global_selection(
     n_inner = int(campaign["inner_cv"]["n_splits"])
 
     Xall = make_normalizer(norm["method"]).fit_transform(X)
-    make = selector_factory(spec.load(), fixed, seed)
+    make = selector_factory(spec.load(), fixed, seed, y=y)
     tuned = tune_selector(make, grid, spec.truncation, final_kind, final_cfg, Xall, y, inner_cv(y, n_inner, seed), rule=inner_cv_rule(campaign))
     selector = make(**tuned.selector_params).fit(Xall, y)
     support = selector.get_support()

@@ -9,11 +9,13 @@ from __future__ import annotations
 import inspect
 
 from ..methods.registry import get_method
+from .multiclass import wrap_selector_factory
 
 
-def selector_factory(cls, fixed: dict, seed: int):
+def selector_factory(cls, fixed: dict, seed: int, y=None):
     """``make(**params)``: a ``cls`` selector with ``fixed`` and ``params`` (``params`` win), and
-    ``random_state=seed`` when the class takes one and neither sets it."""
+    ``random_state=seed`` when the class takes one and neither sets it. ``y``: the dataset's labels; with three
+    or more classes a binary ``cls`` runs one versus rest (:func:`~svmfs.protocol.multiclass.wrap_selector_factory`)."""
     accepts_seed = "random_state" in inspect.signature(cls).parameters
 
     def make(**params):
@@ -22,7 +24,7 @@ def selector_factory(cls, fixed: dict, seed: int):
             kw["random_state"] = seed
         return cls(**kw)
 
-    return make
+    return wrap_selector_factory(make, cls, y)
 
 
 def method_plan(method_name: str, method_cfg: dict, setting: dict | None = None):

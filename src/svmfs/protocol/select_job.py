@@ -29,6 +29,7 @@ from .audits import best_on_test_side, n_test_side_candidates, test_side_scores,
 from .classifiers import final_grid, fit_predict
 from .fit_memo import FitMemo
 from .initial_solution import apply_initial_solution, read_initial_solution
+from . import multiclass
 from .method_plan import method_plan, selector_factory
 from .normalize import fit_transform_rows, make_normalizer, normalize_fold
 from .parts import GLOBAL_SCALING_PART, grid_block
@@ -36,6 +37,8 @@ from .tuning import candidates, choose_candidate, inner_cv, inner_cv_rule, inner
 
 
 def _metrics(y_true, pred, score) -> dict[str, float]:
+    if multiclass.is_multiclass_score(y_true, score):  # three or more classes (docs/multiclass.md)
+        return multiclass.multiclass_metrics(y_true, pred, score)
     auc = float(roc_auc_score(y_true, score)) if len(np.unique(y_true)) == 2 else float("nan")
     return {
         "accuracy": float(accuracy_score(y_true, pred)),
@@ -91,7 +94,7 @@ def _part_inputs(X, y, fold, method_name, method_cfg, campaign, seed, setting, f
     norm = campaign["normalization"]
     train, test = np.asarray(fold["train"]), np.asarray(fold["test"])
     Xtr, Xte, leaky = normalize_fold(X, train, test, norm["method"], norm.get("scope", "fold"))
-    make = selector_factory(cls, fixed, seed)
+    make = selector_factory(cls, fixed, seed, y=y)
     evaluate = _test_side_scorer(X, y, fold, norm, Xtr, Xte, y[train], y[test], leaky, final_kind, final_cfg, FitMemo(fit_predict))
     return SimpleNamespace(grid=grid, truncation=spec.truncation, final_kind=final_kind, final_cfg=final_cfg, make=make,
                            Xtr=Xtr, Xte=Xte, ytr=y[train], yte=y[test], leaky=leaky, evaluate=evaluate,
@@ -364,7 +367,7 @@ def run_select_job(
     Xtr, Xte, leaky = normalize_fold(X, train, test, norm["method"], norm.get("scope", "fold"))
     ytr, yte = y[train], y[test]
     cv = _inner_cv_or_none(ytr, int(campaign["inner_cv"]["n_splits"]), seed, grid, final_kind, final_cfg)
-    make = selector_factory(cls, fixed, seed)
+    make = selector_factory(cls, fixed, seed, y=y)
 
     # 3. inner-CV tuning of the selector (jointly with the final classifier's grid)
     t0 = time.perf_counter()
@@ -484,6 +487,7 @@ def _record_body(X, fold, method_name, method_cfg, final_kind, train, n_test, se
     for attr in ("ranking_", "scores_", "weights_", "intercept_", "kernel_widths_"):
         if hasattr(selector, attr):
             rec[attr.rstrip("_")] = np.asarray(getattr(selector, attr)).tolist()
+    rec.update(multiclass.record_fields(selector, ytr))  # the one-versus-rest per-class selections (multiclass only)
     extra = {k: v for k, v in selector.diagnostics_.items() if k not in ("status", "message", "objective", "n_iter", "time_s")}
     if extra:
         rec["diagnostics"] = extra

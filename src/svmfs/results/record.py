@@ -48,6 +48,10 @@ AUDIT_COLUMNS = [
     "audit_global_scaling_accuracy_resamples", "audit_global_scaling_n_selected",
 ]  # fmt: skip
 STORE_ONLY_COLUMNS = ["scores", "selected_names", "test_accuracy_resamples", "inner_final_accuracy_folds", *AUDIT_COLUMNS]
+#: Store-only columns of some records only, kept in the parquet store where a record of the campaign has them
+#: (so a store without them has no such column): a multiclass job's classes and per-class selections
+#: (docs/multiclass.md).
+OPTIONAL_COLUMNS = ["n_classes", "per_class_selected"]
 TEXT_COLUMNS = {
     "campaign", "dataset", "dataset_group", "method", "registry_method", "setting", "final_classifier", "status",
     "message", "normalization", "config_hash", "git_sha", "host",
@@ -123,6 +127,10 @@ def flat_row(record: dict[str, Any]) -> dict[str, Any]:
         if isinstance(v, (list, dict)):
             v = json.dumps(v, sort_keys=True, separators=(",", ":"))
         row[col] = v
+    for col in OPTIONAL_COLUMNS:
+        if col in record:
+            v = record[col]
+            row[col] = json.dumps(v, sort_keys=True, separators=(",", ":")) if isinstance(v, (list, dict)) else v
     return row
 
 
@@ -141,7 +149,8 @@ def read_records(paths, method_papers: dict[str, str] | None = None) -> pd.DataF
     method registry's ``paper``, as the collect rule gives it) a ``method_paper`` column too: analysis names
     a method's paper from the records alone, without the method registry."""
     rows = [flat_row(json.loads(Path(p).read_text())) for p in paths]
-    df = pd.DataFrame(rows, columns=STABLE_COLUMNS + VOLATILE_COLUMNS + STORE_ONLY_COLUMNS)
+    optional = [c for c in OPTIONAL_COLUMNS if any(c in r for r in rows)]
+    df = pd.DataFrame(rows, columns=STABLE_COLUMNS + VOLATILE_COLUMNS + STORE_ONLY_COLUMNS + optional)
     if method_papers is not None:
         df["method_paper"] = df["method"].map(method_papers)
     return df.sort_values(["dataset", "method", "setting", "fold"], kind="stable").reset_index(drop=True)
