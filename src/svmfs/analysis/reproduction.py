@@ -567,6 +567,17 @@ RULE = (
     "*unexplained*. One run gives a point, not an interval."
 )
 
+DEPARTURE_RULE = (
+    "A departure (a campaign with `protocol.measures`) explains a gap only where its protocol sheet row is "
+    "marked \"departs\" (a \"readings\" row run as a measuring campaign never explains), the published value "
+    "lies inside its 95 % interval, it moves our mean at least half-way there, and its move on that number "
+    "exceeds the number's seed-redraw spread (the largest move a seed redraw of the same campaign made on the "
+    "same number: `measures.explains: false`); where no redraw ran the number, the gap stays unexplained. "
+    "Both ways: a \"departs\" row whose move exceeds that spread and turns an agreement into a gap **breaks** "
+    "it, counted in the scorecard's `breaks` beside `gap explained` (the verdict stays the judging "
+    "campaign's). A redraw explains and breaks nothing."
+)
+
 
 def reproduction_markdown(table: pd.DataFrame, campaign: str) -> str:
     """The reproduction report: the scorecard, the unexplained gaps with what was tried, then per paper

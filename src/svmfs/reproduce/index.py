@@ -72,9 +72,9 @@ def _index_body(campaigns) -> list[str]:
         side_by_side,
         side_by_side_markdown,
     )
-    from ..analysis.reproduction import RULE, published, scorecard, unexplained_markdown, verdict_kind
+    from ..analysis.reproduction import DEPARTURE_RULE, RULE, published, scorecard, unexplained_markdown, verdict_kind
 
-    from ..analysis.departures import departures_markdown, measures
+    from ..analysis.departures import breaks_by_table, departures_markdown, measures
 
     out = []
     judging = [c for c in campaigns if not measures(c[2]["protocol"])]
@@ -90,12 +90,15 @@ def _index_body(campaigns) -> list[str]:
     paper_judged = merged[ran & judged & (merged["protocol"] == "paper")].groupby(["paper", "table"]).size()  # of "run"
     card.insert(card.columns.get_loc("run") + 1, "by paper protocol",
                 [int(paper_judged.get((p, t), 0)) for p, t in zip(card["paper"], card["table"])])
+    broken = breaks_by_table(departures)  # agreements a departure breaks, beside the gaps departures explain
+    card.insert(card.columns.get_loc("gap explained") + 1, "breaks",
+                [broken.get((p, t), 0) for p, t in zip(card["paper"], card["table"])])
     out += ["## Scorecard", ""]
     cols = list(card.columns)
     out += ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     out += ["| " + " | ".join(str(v) for v in r) + " |" for r in card.itertuples(index=False)]
-    totals = card[["published", "run", "agrees", "gap explained", "gap unexplained", "not run", "no verdict"]].sum()
-    out += ["", "Totals: " + ", ".join(f"{k} {int(v)}" for k, v in totals.items()) + ".", "", RULE, ""]
+    totals = card[["published", "run", "agrees", "gap explained", "breaks", "gap unexplained", "not run", "no verdict"]].sum()
+    out += ["", "Totals: " + ", ".join(f"{k} {int(v)}" for k, v in totals.items()) + ".", "", RULE, "", DEPARTURE_RULE, ""]
     missing = sorted(set(published()["papers"]) - set(merged["paper"]))
     if missing:
         out += [f"Papers no committed campaign reproduces: {', '.join(missing)}.", ""]
@@ -116,8 +119,8 @@ def _index_body(campaigns) -> list[str]:
     out += ["## Departures measured", "",
             "Each campaign that reruns another's protocol with one \"departs\" row of the protocol sheet changed "
             "(`protocol.measures`), every number it ran beside the measured campaign's, and whether it explains "
-            "that campaign's gap (the audits' rule: the published value inside the departure's 95 % interval and "
-            "our mean moved at least half-way to it). It never judges a number itself.", ""]
+            "that campaign's gap or breaks its agreement, by the rule stated under the scorecard. It never judges a "
+            "number itself.", ""]
     out += departures_markdown(departures) + [""]
     out += ["## Unexplained gaps and what was tried", ""]
     gaps = unexplained_markdown(merged)
