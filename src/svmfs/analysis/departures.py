@@ -11,7 +11,7 @@ when all of these hold:
 
 1. its sheet row is marked ``departs`` (a ``readings`` row run as a measuring campaign measures a reading
    the text admits: it never explains);
-2. the audits' rule (:data:`svmfs.analysis.reproduction.EXPLAINED_FRACTION`): the published value inside
+2. the audits' rule (:data:`svmfs.analysis.audit_rule.EXPLAINED_FRACTION`): the published value inside
    the departure's 95 % interval, and our mean moved at least half-way to it;
 3. its measured effect on that number exceeds the seed-redraw spread measured for that number: the largest
    move, on the same number of the same measured campaign, of a campaign that only redraws what is random
@@ -110,8 +110,8 @@ def _float(v) -> float:
 
 
 def _half_way(published: float, ours: float, dep: float, lo: float, hi: float) -> bool:
-    """The audits' rule (:func:`svmfs.analysis.reproduction.moves_half_way`), for a number, not a feature list."""
-    from .reproduction import moves_half_way
+    """The audits' rule (:func:`svmfs.analysis.audit_rule.moves_half_way`), for a number, not a feature list."""
+    from .audit_rule import moves_half_way
 
     if not all(map(math.isfinite, (published, ours, dep, lo, hi))):
         return False
