@@ -149,36 +149,57 @@ def test_every_campaign_judging_a_paper_is_named_in_its_sheet(paper):
 
 #: A quoted measured number and its committed source, inline in a sheet:
 #: ``94.60 {reproduction/<campaign>/tables/<table>.csv: dataset=colon, method=fs_svmcp, metric=train_accuracy, column=ours}``
-#: (the filters select exactly one row; ``column`` names the value; the number is compared at its printed digits).
-QUOTE = re.compile(r"(-?\d+(?:\.\d+)?) \{(reproduction/[^:{}]+\.csv): ([^{}]+)\}")
+#: or with its interval, ``94.60 [93.63, 95.57] {...: ..., column=ours}`` (the interval checked against the row's
+#: ``ci_low`` and ``ci_high``, or the columns ``interval=<low> <high>`` names). The filters select exactly one
+#: row; ``column`` names the value; every number is compared at its printed digits.
+NUMBER = r"-?\d+(?:\.\d+)?"
+QUOTE = re.compile(rf"({NUMBER})(?: \[({NUMBER}), ({NUMBER})\])? \{{(reproduction/[^:{{}}]+\.csv): ([^{{}}]+)\}}")
 
 
 def quoted_numbers(text: str) -> list[tuple[str, str, dict[str, str]]]:
-    """Every (number as printed, cited file, filters including ``column``) quoted in a sheet's text."""
+    """Every (number as printed, cited file, filters including ``column``) quoted in a sheet's text; a quoted
+    interval adds its bounds as ``_low`` and ``_high``."""
     out = []
-    for number, path, spec in QUOTE.findall(text):
+    for number, low, high, path, spec in QUOTE.findall(text):
         pairs = [p.strip().split("=", 1) for p in spec.split(",")]
-        out.append((number, path, {k.strip(): v.strip() for k, v in pairs}))
+        filters = {k.strip(): v.strip() for k, v in pairs}
+        if low:
+            filters.update(_low=low, _high=high)
+        out.append((number, path, filters))
     return out
 
 
+def _printed(value, number: str) -> str:
+    digits = len(number.split(".")[1]) if "." in number else 0
+    return f"{float(value):.{digits}f}"
+
+
 def check_quote(number: str, path: str, spec: dict[str, str]) -> str | None:
-    """None when the cited file's value rounds to ``number`` at its printed digits; otherwise the error."""
+    """None when the cited file's value (and interval) rounds to ``number`` at its printed digits; otherwise
+    the error."""
     file = ROOT / path
     if not file.is_file():
         return f"{number} cites {path}: no such committed file"
     spec = dict(spec)
     column = spec.pop("column", None)
+    low, high = spec.pop("_low", None), spec.pop("_high", None)
+    interval = spec.pop("interval", "ci_low ci_high").split()
     table = pd.read_csv(file, keep_default_na=False)
-    if column not in table.columns:
-        return f"{number} cites {path}: no column {column!r}"
+    if column not in table.columns or (low is not None and not set(interval) <= set(table.columns)):
+        return f"{number} cites {path}: no column {column!r} (or {interval})"
     for key, value in spec.items():
         table = table[table[key].astype(str) == value]
     if len(table) != 1:
         return f"{number} cites {path} {spec}: {len(table)} rows, not one"
-    digits = len(number.split(".")[1]) if "." in number else 0
-    got = f"{float(table[column].iloc[0]):.{digits}f}"
-    return None if got == number else f"{number} cites {path} {spec} {column}: the file gives {got}"
+    row = table.iloc[0]
+    got = _printed(row[column], number)
+    if got != number:
+        return f"{number} cites {path} {spec} {column}: the file gives {got}"
+    if low is not None:
+        bounds = (_printed(row[interval[0]], low), _printed(row[interval[1]], high))
+        if bounds != (low, high):
+            return f"{number} [{low}, {high}] cites {path} {spec}: the file gives [{bounds[0]}, {bounds[1]}]"
+    return None
 
 
 def test_the_quote_checker_refuses_a_changed_number():
@@ -187,6 +208,11 @@ def test_the_quote_checker_refuses_a_changed_number():
     assert check_quote("94.60", path, spec) is None
     assert "the file gives 94.60" in check_quote("95.80", path, spec)
     assert "rows, not one" in check_quote("94.60", path, {"dataset": "colon", "column": "ours"})
+    text = f"TR 94.60 [93.63, 95.57] {{{path}: dataset=colon, method=fs_svmcp, metric=train_accuracy, column=ours}}"
+    (quote,) = quoted_numbers(text)
+    assert check_quote(*quote) is None
+    (moved,) = quoted_numbers(text.replace("95.57]", "95.58]"))
+    assert "the file gives [93.63, 95.57]" in check_quote(*moved)
 
 
 @pytest.mark.parametrize("paper", _papers())

@@ -157,9 +157,9 @@ def test_table3_ranks_the_scores_kept_in_the_parquet_store(tmp_path):
     assert ours.split()[:4] == ["21", "1", "4", "8"]
 
 
-def _ionosphere(accs, method="svm_linear"):
+def _ionosphere(accs, method="svm_linear", n_selected=33):
     return pd.DataFrame([dict(dataset="ionosphere", dataset_group="ionosphere", method=method, setting="default", fold=k,
-                              status="ok", test_accuracy=a, train_accuracy=1.0, n_selected=33, selected=[0],
+                              status="ok", test_accuracy=a, train_accuracy=1.0, n_selected=n_selected, selected=[0],
                               recall_relevant=np.nan, exact_relevant=None) for k, a in enumerate(accs)])  # fmt: skip
 
 
@@ -494,6 +494,78 @@ def test_every_committed_export_holds_the_verdicts_of_its_own_records(name):
     assert not stale, f"{name}: {stale} are stale; run python -m svmfs.reproduce rejudge reproduction/{name}"
 
 
+def _judged(tmp_path, *measuring_names):
+    from svmfs.reproduce.index import _load_campaigns, merged_verdicts
+
+    campaigns = _load_campaigns(tmp_path)
+    judging = [c for c in campaigns if not c[2]["protocol"].get("measures")]
+    measuring = [c for c in campaigns if c[0] in measuring_names]
+    merged, rows = merged_verdicts(judging, measuring, return_departures=True)
+    return merged.set_index("key"), rows
+
+
+def test_a_departure_inside_the_redraw_spread_or_without_a_redraw_explains_nothing(tmp_path):
+    """The same departure (its interval holds the published value, it moves our mean +8.40 of the +8.41
+    needed) explains nothing where a seed redraw moved the same number as far (+8.5: inside the spread),
+    nor where no redraw ran the number (its spread unknown)."""
+    _commit_campaign(tmp_path, "p", _ionosphere(IONO), {"protocol": PAPER})
+    _commit_campaign(tmp_path, "p_r13", _ionosphere(NEAR), _measuring("R13: ties to the largest C"))
+    _commit_campaign(tmp_path, "p_r3", _ionosphere([a + 0.085 for a in IONO]), _measuring("R3: another seed", explains=False))
+    merged, rows = _judged(tmp_path, "p_r13", "p_r3")
+    r13 = rows[(rows.key == ION_KEY) & (rows.departure_campaign == "p_r13")].iloc[0]
+    assert r13.spread == pytest.approx(8.5) and r13.change == pytest.approx(8.4) and not r13.explains
+    assert merged.loc[ION_KEY, "verdict"] == "gap, unexplained"
+    assert "its move is inside the seed-redraw spread (±8.50, p_r3)" in merged.loc[ION_KEY, "tried"]
+    merged, rows = _judged(tmp_path, "p_r13")  # no redraw ran it
+    assert merged.loc[ION_KEY, "verdict"] == "gap, unexplained" and not rows.explains.any()
+    assert "no seed redraw ran this number" in merged.loc[ION_KEY, "tried"]
+
+
+def test_a_readings_row_run_as_a_measuring_campaign_never_explains(tmp_path):
+    """A measuring campaign whose row the sheet marks "readings" (rinaldi2010's R31) passes every other part
+    of the rule (interval, half-way, beyond a small redraw spread) and still explains nothing; the same
+    numbers under a "departs" row (R13) do."""
+    from svmfs.analysis.departures import sheet_statuses
+
+    assert sheet_statuses()["R31"] == "readings" and sheet_statuses()["R13"] == "departs"
+    _commit_campaign(tmp_path, "p", _ionosphere(IONO), {"protocol": PAPER})
+    _commit_campaign(tmp_path, "p_r31", _ionosphere(NEAR), _measuring("R31 (b): (14) read over every point"))
+    _commit_campaign(tmp_path, "p_r13", _ionosphere(NEAR), _measuring("R13: ties to the largest C"))
+    _commit_campaign(tmp_path, "p_r3", _ionosphere([a + 0.005 for a in IONO]), _measuring("R3: another seed", explains=False))
+    merged, rows = _judged(tmp_path, "p_r31", "p_r3")
+    assert merged.loc[ION_KEY, "verdict"] == "gap, unexplained"
+    assert "its sheet row is marked 'readings', not 'departs'" in merged.loc[ION_KEY, "tried"]
+    merged, _ = _judged(tmp_path, "p_r13", "p_r3")
+    assert merged.loc[ION_KEY, "verdict"].startswith("gap, explained: departure R13")
+
+
+def test_an_agreement_a_departure_breaks_is_counted_beside_the_gaps_explained(tmp_path):
+    """ionosphere's svm_linear count agrees (33 of 33 published); a departure keeping 30 turns it into a gap,
+    3 features beyond the redraw's spread (0): it breaks the agreement, counted in the scorecard's ``breaks``
+    while the verdict stays the judging campaign's; a redraw doing the same breaks nothing."""
+    from svmfs.reproduce.index import index_markdown
+
+    key = "rinaldi2010|Tables 1-2|ionosphere|svm_linear|n_selected||"
+    _commit_campaign(tmp_path, "p", _ionosphere(IONO), {"protocol": PAPER})
+    _commit_campaign(tmp_path, "p_r2", _ionosphere(IONO, n_selected=30), _measuring("R2: unstratified"))
+    _commit_campaign(tmp_path, "p_r3", _ionosphere(IONO), _measuring("R3: another seed", explains=False))
+    merged, rows = _judged(tmp_path, "p_r2", "p_r3")
+    assert merged.loc[key, "verdict"] == "agrees"
+    r2 = rows[(rows.key == key) & (rows.departure_campaign == "p_r2")].iloc[0]
+    assert r2.breaks and r2.spread == 0.0 and not r2.explains
+    md = index_markdown(tmp_path)
+    card = md.split("## Scorecard")[1].split("Totals")[0]
+    assert "| rinaldi2010 | Tables 1-2 | 54 | 3 | 3 | 2 | 0 | 1 | 1 |" in card
+    assert "gap explained 0, breaks 1" in md
+    (tmp_path / "p_r3" / "config.yaml").write_text(yaml.safe_dump(_measuring("R3: another seed", explains=False)))
+    import shutil
+
+    shutil.rmtree(tmp_path / "p_r2")
+    _commit_campaign(tmp_path, "p_r2", _ionosphere(IONO, n_selected=30), _measuring("R3: another seed", explains=False))
+    _, rows = _judged(tmp_path, "p_r2", "p_r3")
+    assert not rows.breaks.any()
+
+
 def test_a_table_judged_by_the_inner_cv_takes_the_final_classifiers_inner_folds():
     """protocol.judged_by_inner_cv (Maldonado et al. Table 2: "the test error for the training subset using
     10-fold cross-validation"): the named table's accuracies are the inner folds' at the chosen point, the
@@ -562,62 +634,62 @@ def test_the_scorecards_paper_protocol_count_is_part_of_what_ran(root):
     assert rows and all(int(r[4]) <= int(r[3]) for r in rows), [r[:5] for r in rows if int(r[4]) > int(r[3])]
 
 
-def test_a_departure_campaign_explains_a_gap_only_by_the_audits_rule(tmp_path):
+def _commit_campaign(root, name, records, config):
+    d = root / name / "tables"
+    d.mkdir(parents=True)
+    reproduction_table(records, ["rinaldi2010"]).to_csv(d / "reproduction.csv", index=False)
+    (root / name / "provenance.json").write_text(json.dumps({"select_jobs": len(records), "command": "c"}))
+    (root / name / "config.yaml").write_text(yaml.safe_dump(config))
+
+
+PAPER = {"kind": "paper", "primary": True, "reading": "R11 (a)"}
+#: ten instances whose interval holds 94.51 and whose mean moved more than half-way from IONO's
+NEAR = [0.93, 0.96, 0.94, 0.95, 0.945, 0.935, 0.955, 0.94, 0.95, 0.945]
+ION_KEY = "rinaldi2010|Tables 1-2|ionosphere|svm_linear|test_accuracy||"
+
+
+def _measuring(departure, explains=True):
+    return {"protocol": {**PAPER, "primary": False, "measures": {"campaign": "p", "departure": departure,
+                                                                 **({} if explains else {"explains": False})}}}
+
+
+def test_a_departure_campaign_explains_a_gap_only_by_the_audits_rule_beyond_the_redraw_spread(tmp_path):
     """A campaign with ``protocol.measures`` (one "departs" row of the sheet changed) judges no number itself:
-    it explains the measured campaign's gap only where its interval holds the published value and it moves
-    our mean at least half-way there; otherwise it is listed under what was tried. A number only it ran
-    stays not run."""
+    it explains the measured campaign's gap only where its interval holds the published value, it moves our
+    mean at least half-way there, and the move exceeds that number's seed-redraw spread; otherwise it is
+    listed under what was tried. A number only it ran stays not run."""
     from svmfs.reproduce.index import _load_campaigns, index_markdown, merged_verdicts
 
-    def commit(name, records, config):
-        d = tmp_path / name / "tables"
-        d.mkdir(parents=True)
-        reproduction_table(records, ["rinaldi2010"]).to_csv(d / "reproduction.csv", index=False)
-        (tmp_path / name / "provenance.json").write_text(json.dumps({"select_jobs": len(records), "command": "c"}))
-        (tmp_path / name / "config.yaml").write_text(yaml.safe_dump(config))
-
-    paper = {"kind": "paper", "primary": True, "reading": "R11 (a)"}
-    commit("p", _ionosphere(IONO), {"protocol": paper})  # ~86 against the published 94.51
-    near = [0.93, 0.96, 0.94, 0.95, 0.945, 0.935, 0.955, 0.94, 0.95, 0.945]  # interval holds 94.51, moved > half-way
-    commit("p_r13", pd.concat([_ionosphere(near), _records()]),
-           {"protocol": {**paper, "primary": False, "measures": {"campaign": "p", "departure": "R13: ties to the largest C"}}})
-    commit("p_r12", _ionosphere([0.88] * 3 + [0.89] * 7),  # moved, but its interval misses 94.51
-           {"protocol": {**paper, "primary": False, "measures": {"campaign": "p", "departure": "R12: 10 folds"}}})
+    _commit_campaign(tmp_path, "p", _ionosphere(IONO), {"protocol": PAPER})  # ~86 against the published 94.51
+    _commit_campaign(tmp_path, "p_r13", pd.concat([_ionosphere(NEAR), _records()]), _measuring("R13: ties to the largest C"))
+    _commit_campaign(tmp_path, "p_r12", _ionosphere([0.88] * 3 + [0.89] * 7), _measuring("R12: 10 folds"))  # misses 94.51
+    _commit_campaign(tmp_path, "p_r3", _ionosphere([a + 0.005 for a in IONO]), _measuring("R3: another seed", explains=False))
     campaigns = _load_campaigns(tmp_path)
     judging = [c for c in campaigns if not c[2]["protocol"].get("measures")]
     measuring = [c for c in campaigns if c[2]["protocol"].get("measures")]
     before = merged_verdicts(judging).set_index("key")
     merged, rows = merged_verdicts(judging, measuring, return_departures=True)
     merged = merged.set_index("key")
-    key = "rinaldi2010|Tables 1-2|ionosphere|svm_linear|test_accuracy||"
-    assert before.loc[key, "verdict"] == "gap, unexplained" and merged.loc[key, "campaign"] == "p"
-    assert merged.loc[key, "verdict"].startswith("gap, explained: departure R13: ties to the largest C (+8.")
-    assert merged.loc[key, "verdict"].endswith("measured, p_r13)")
+    assert before.loc[ION_KEY, "verdict"] == "gap, unexplained" and merged.loc[ION_KEY, "campaign"] == "p"
+    assert merged.loc[ION_KEY, "verdict"].startswith("gap, explained: departure R13: ties to the largest C (+8.")
+    assert merged.loc[ION_KEY, "verdict"].endswith("measured, p_r13; beyond the seed-redraw spread ±0.50, p_r3)")
     colon = "rinaldi2010|Tables 1-2|colon|svm_linear|test_accuracy||"
     assert merged.loc[colon, "verdict"] == before.loc[colon, "verdict"] and merged.loc[colon, "campaign"] != "p_r13"
-    r12 = rows[(rows.key == key) & (rows.departure_campaign == "p_r12")].iloc[0]
+    r12 = rows[(rows.key == ION_KEY) & (rows.departure_campaign == "p_r12")].iloc[0]
     assert not r12.explains and r12.judges
-    # a redraw (measures.explains: false) that would pass the rule explains nothing: it is what was tried
-    commit("p_r3", _ionosphere(near), {"protocol": {**paper, "primary": False,
-           "measures": {"campaign": "p", "departure": "R3: another seed", "explains": False}}})  # fmt: skip
-    redraw = [c for c in _load_campaigns(tmp_path) if c[0] == "p_r3"]
-    merged3, rows3 = merged_verdicts(judging, redraw, return_departures=True)
-    assert merged3.set_index("key").loc[key, "verdict"] == "gap, unexplained"
-    assert rows3[rows3.key == key].iloc[0].redraw and not rows3[rows3.key == key].iloc[0].explains
-    assert "departure R3: another seed measured by p_r3" in merged3.set_index("key").loc[key, "tried"]
-    assert "a redraw (measures.explains: false)" in merged3.set_index("key").loc[key, "tried"]
-    import shutil
-
-    shutil.rmtree(tmp_path / "p_r3")
+    r3 = rows[(rows.key == ION_KEY) & (rows.departure_campaign == "p_r3")].iloc[0]
+    assert r3.redraw and not r3.explains  # a redraw explains nothing
     # without the explaining one, the other is what was tried
-    merged2 = merged_verdicts(judging, [c for c in measuring if c[0] == "p_r12"]).set_index("key")
-    assert merged2.loc[key, "verdict"] == "gap, unexplained"
-    assert "departure R12: 10 folds measured by p_r12: 88.70 [88.35, 89.05] (+2.60 of the +8.41 needed)" in merged2.loc[key, "tried"]
+    merged2 = merged_verdicts(judging, [c for c in measuring if c[0] in ("p_r12", "p_r3")]).set_index("key")
+    assert merged2.loc[ION_KEY, "verdict"] == "gap, unexplained"
+    assert "departure R12: 10 folds measured by p_r12: 88.70 [88.35, 89.05] (+2.60 of the +8.41 needed)" in merged2.loc[ION_KEY, "tried"]
+    assert "departure R3: another seed measured by p_r3" in merged2.loc[ION_KEY, "tried"]
+    assert "a redraw (measures.explains: false)" in merged2.loc[ION_KEY, "tried"]
     md = index_markdown(tmp_path)
     section = md.split("## Departures measured")[1].split("## Unexplained gaps")[0]
-    assert "- `p_r13` measures `p`'s departure R13: ties to the largest C" in section
+    assert "- `p_r13` measures `p`'s departure R13: ties to the largest C (sheet row R13: departs): explains 1, breaks 0" in section
     assert "p_r13" not in md.split("## Scorecard")[1].split("## Paper protocol")[0]
-    assert "| rinaldi2010 | Tables 1-2 | 54 | 3 | 3 | 2 | 1 | 0 |" in md and "| `p_r13` |" in md.split("## Campaigns")[-1]
-    (tmp_path / "p_r12" / "config.yaml").write_text(yaml.safe_dump({"protocol": {**paper, "measures": {"campaign": "q", "departure": "x"}}}))
+    assert "| rinaldi2010 | Tables 1-2 | 54 | 3 | 3 | 2 | 1 | 0 | 0 |" in md and "| `p_r13` |" in md.split("## Campaigns")[-1]
+    (tmp_path / "p_r12" / "config.yaml").write_text(yaml.safe_dump({"protocol": {**PAPER, "measures": {"campaign": "q", "departure": "x"}}}))
     with pytest.raises(ValueError, match="p_r12: protocol.measures.campaign: no committed campaign 'q'"):
         index_markdown(tmp_path)

@@ -29,11 +29,44 @@ def campaign_protocol(config: dict | None) -> dict:
 
 
 def preference(protocol: dict) -> int:
-    """Which campaign's verdict a published number takes first: a primary paper-protocol reading (0),
-    another paper-protocol reading (1), the nested protocol (2)."""
+    """Which campaign's verdict a published number takes first: a primary paper-protocol reading that the
+    reading rule (docs/protocols/README.md) puts before another primary campaign's reading of the same
+    numbers (``primary_over``: the campaigns it supersedes) (-1), a primary paper-protocol reading (0),
+    another paper-protocol reading (1), the nested protocol (2).
+
+    Examples
+    --------
+    >>> preference({"kind": "paper", "primary": True, "primary_over": ["maldonado2011_paper"]})
+    -1
+    >>> preference({"kind": "paper", "primary": True}), preference({"kind": "nested"})
+    (0, 2)
+    """
     if protocol["kind"] == "paper":
+        if protocol.get("primary") and protocol.get("primary_over"):
+            return -1
         return 0 if protocol.get("primary") else 1
     return 2
+
+
+def row_preferences(protocol: dict, table: pd.DataFrame) -> list[int]:
+    """:func:`preference` per row of a campaign's reproduction ``table``: a campaign whose reading supersedes
+    another's (``primary_over``) does so only on the datasets its reading changes (``primary_datasets``,
+    shell patterns; absent: every dataset); on the others it is another reading (1), listed beside.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"dataset": ["poly_sp095_train50", "poly_sp000_train50"]})
+    >>> row_preferences({"kind": "paper", "primary": True, "primary_over": ["catala_martin_paper"],
+    ...                  "primary_datasets": ["poly_sp095_*"]}, t)
+    [-1, 1]
+    """
+    from fnmatch import fnmatch
+
+    rank = preference(protocol)
+    patterns = protocol.get("primary_datasets")
+    if rank != -1 or not patterns:
+        return [rank] * len(table)
+    return [-1 if any(fnmatch(str(d), p) for p in patterns) else 1 for d in table["dataset"]]
 
 
 def reading_campaigns(name: str, records: pd.DataFrame, config: dict | None, judge) -> list[tuple[str, pd.DataFrame, dict]]:
@@ -181,3 +214,18 @@ def readings_after_the_fact_markdown(flips: pd.DataFrame, agree: int, explained:
         names = sorted({n for s in g["agreeing_readings"] for n in s.split(", ")})
         out.append(f"| {paper} | {table} | {len(g)} | " + ", ".join(f"`{n}`" for n in names) + " |")
     return out + [""]
+
+
+def changed_primaries_markdown(changes: list[dict]) -> list[str]:
+    """The primaries changed after their results were seen (published.yaml ``primaries_changed_after_results``),
+    one line each: the sheet row, the campaign now counted, the reading now and before, and the rule's reason.
+
+    Examples
+    --------
+    >>> changed_primaries_markdown([{"row": "R31", "campaign": "p", "now": "(a)", "was": "(b)", "why": "literal"}])
+    ['- R31: `p` counts (a), before (b): literal. Changed after its results were seen.']
+    """
+    if not changes:
+        return ["No primary was changed after its results were seen."]
+    return [f"- {c['row']}: `{c['campaign']}` counts {c['now']}, before {c['was']}: {c['why']}. Changed after its "
+            "results were seen." for c in changes]  # fmt: skip
