@@ -7,7 +7,7 @@ message naming the key. :func:`load_config` does both for use outside Snakemake.
 The package's modules, in the order they build on each other:
 
 - :mod:`.schema`: the JSON schema's validation with defaults, :class:`ConfigError`;
-- :mod:`.merge`: the strict YAML read of campaign files and their deep merge (a later overlay wins);
+- :mod:`.merge`: the strict YAML read of campaign files and their deep merge (a later overlay wins, a ``null`` deletes its key);
 - :mod:`.campaign`: the enabled datasets (replicates expanded) and methods, splits, settings, the registry;
 - :mod:`.plan`: the select jobs, each one's config slice (``config_hash``) and execution layout (parts);
 - :mod:`.sizes`: class counts and shapes known before any download;
@@ -25,8 +25,11 @@ from .schema import (  # noqa: F401
     validate_schema,
 )
 from .merge import (  # noqa: F401
+    apply_deletions,
     check_config_files,
     deep_update,
+    loaded_config_files,
+    merge_config_files,
     read_config_file,
 )
 from .campaign import (  # noqa: F401
@@ -83,8 +86,11 @@ __all__ = [
     "POSITIVE_PARAMS",
     "SCHEMA",
     "validate_schema",
+    "apply_deletions",
     "check_config_files",
     "deep_update",
+    "loaded_config_files",
+    "merge_config_files",
     "read_config_file",
     "campaign_datasets",
     "campaign_methods",

@@ -7,7 +7,7 @@ import inspect
 from pathlib import Path
 
 from .campaign import campaign_datasets, campaign_methods, dataset_methods, dataset_splits, job_method_config, load_dataset_registry
-from .merge import deep_update, read_config_file
+from .merge import deep_update, merge_config_files
 from .schema import ConfigError, validate_schema
 from .sizes import expected_class_counts, expected_shape, largest_training_side
 from ..protocol.null_labels import check_null_labels
@@ -17,9 +17,7 @@ from .validate_methods import _check_method
 def load_config(path: str | Path, overrides: dict | None = None, workdir: str | Path = ".") -> dict:
     """Read a campaign YAML safely, apply ``overrides``, validate, check; return the full config."""
     path = Path(path)
-    config = read_config_file(path)
-    if not isinstance(config, dict):
-        raise ConfigError(f"{path}: the top level must be a mapping")
+    config = merge_config_files([path])
     if overrides:
         config = deep_update(config, overrides)
     validate_schema(config, source=str(path))
