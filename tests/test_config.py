@@ -157,7 +157,7 @@ def test_a_jobs_config_slice_holds_its_own_setting_not_the_others_nor_the_resour
 
 
 def test_offline_text_overlay_is_a_stand_in_that_judges_nothing(root):
-    """config/campaigns/offline/catala_martin_text.yaml: only text_like stand-ins at Table 3's sizes, no
+    """config/campaigns/catala_martin/text/offline.yaml: only text_like stand-ins at Table 3's sizes, no
     paper compared; a stand-in campaign that still names a paper is refused, naming the key."""
     from svmfs.config import read_config_file
 

@@ -86,7 +86,7 @@ def test_the_shared_initial_solution_solves_its_svms_to_the_set_tol_and_records_
 
 
 def test_campaigns_without_the_keys_keep_their_config_as_it_was(root):
-    cfg = load_config(root / "config/campaigns/protocol/jimenez2021_paper.yaml")
+    cfg = load_config(root / "config/campaigns/jimenez2021/paper.yaml")
     assert "libsvm_tol" not in cfg["final_classifier"] and "initial_solution_libsvm_tol" not in cfg["inner_cv"]
-    j41 = load_config(root / "config/campaigns/protocol/jimenez2021_paper_libsvm_tol_1e8.yaml")
+    j41 = load_config(root / "config/campaigns/jimenez2021/paper/libsvm_tol_1e8.yaml")
     assert j41["final_classifier"]["libsvm_tol"] == 1e-8 and j41["inner_cv"]["initial_solution_libsvm_tol"] == 1e-8
