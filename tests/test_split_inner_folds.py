@@ -162,7 +162,7 @@ def test_split_inner_folds_is_refused_with_a_shared_initial_solution(root):
 
     mm_fs = {"initial_solution": "shared", "split_inner_folds": True, "grid": {"p": [1.0, 2.0]}}
     with pytest.raises(ConfigError) as err:
-        load_config(root / "config" / "campaigns" / "jimenez2021.yaml", overrides={"methods": {"mm_fs": mm_fs}}, workdir=root)
+        load_config(root / "config" / "campaigns" / "jimenez2021" / "nested.yaml", overrides={"methods": {"mm_fs": mm_fs}}, workdir=root)
     assert "methods.mm_fs.split_inner_folds: not with initial_solution (the parts do not read the shared initial solution)" in str(err.value)
 
 
@@ -236,7 +236,7 @@ def test_split_grid_blocks_must_cover_the_grid_once(root):
     parameters, and only for inner folds run apart; each fault is named before any job."""
     from svmfs.config import ConfigError, load_config
 
-    path = root / "config" / "campaigns" / "jimenez2021.yaml"  # milp_fs: split_inner_folds [wdbc], C in 5 values
+    path = root / "config" / "campaigns" / "jimenez2021" / "nested.yaml"  # milp_fs: split_inner_folds [wdbc], C in 5 values
 
     def errors(milp_fs):
         with pytest.raises(ConfigError) as err:
@@ -279,7 +279,7 @@ def test_split_audit_is_checked_before_any_job(root):
     (the select job's refit takes them; a part's fit would not): each fault named before any job."""
     from svmfs.config import ConfigError, load_config
 
-    path = root / "config" / "campaigns" / "jimenez2021.yaml"  # milp_fs: split_inner_folds [wdbc]; audits test_tuned
+    path = root / "config" / "campaigns" / "jimenez2021" / "nested.yaml"  # milp_fs: split_inner_folds [wdbc]; audits test_tuned
 
     def errors(overrides, path=path):
         with pytest.raises(ConfigError) as err:
@@ -292,7 +292,7 @@ def test_split_audit_is_checked_before_any_job(root):
         {"methods": {"milp_fs": {"split_audit": True, "split_inner_folds": False, "split_grid": False}}})
     assert "methods.milp_fs.split_audit: the campaign's audits have no test_tuned, so there is no audit to run apart" in errors(
         {"methods": {"milp_fs": {"split_audit": True}}, "audits": ["global_scaling"]})
-    catala = root / "config" / "campaigns" / "protocol" / "catala_martin_paper.yaml"  # splits.validation_size: 100
+    catala = root / "config" / "campaigns" / "catala_martin" / "paper.yaml"  # splits.validation_size: 100
     split = {"split_inner_folds": ["poly_f1_train25"], "split_audit": True}
     msg = errors({"methods": {"dfsa_poly2": split}, "audits": ["test_tuned"]}, catala)
     assert ("methods.dfsa_poly2.split_audit: dataset 'poly_f1_train25' has splits.validation_size (the select job's refit takes "
@@ -367,7 +367,7 @@ def test_split_global_scaling_part_names_and_config_check(root):
     with pytest.raises(ValueError, match="not inner-<k>"):
         grid_block(cfg["methods"]["milp_fs"], "global-scaling")
 
-    path = root / "config" / "campaigns" / "jimenez2021.yaml"  # audits test_tuned, global_scaling
+    path = root / "config" / "campaigns" / "jimenez2021" / "nested.yaml"  # audits test_tuned, global_scaling
 
     def errors(overrides):
         with pytest.raises(ConfigError) as err:

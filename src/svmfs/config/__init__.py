@@ -26,6 +26,7 @@ from .schema import (  # noqa: F401
 )
 from .merge import (  # noqa: F401
     apply_deletions,
+    campaign_chain,
     check_config_files,
     deep_update,
     loaded_config_files,
@@ -87,6 +88,7 @@ __all__ = [
     "SCHEMA",
     "validate_schema",
     "apply_deletions",
+    "campaign_chain",
     "check_config_files",
     "deep_update",
     "loaded_config_files",

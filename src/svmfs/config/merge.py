@@ -78,6 +78,29 @@ def merge_config_files(paths) -> dict:
     return config
 
 
+def campaign_chain(path: str | Path) -> list[Path]:
+    """The ordered ``--configfile`` list that runs the campaign file ``path`` of ``config/campaigns/``, base
+    first: ``<paper>/<base>/<what>.yaml`` overlays ``<paper>/<base>.yaml`` (recursively), ``<paper>/reduced.yaml``
+    overlays ``<paper>/nested.yaml``; any other file directly under a paper's folder is a whole campaign.
+
+    Examples
+    --------
+    >>> [str(p) for p in campaign_chain("config/campaigns/maldonado2011/paper/wdbc/train_third.yaml")]
+    ['config/campaigns/maldonado2011/paper.yaml', 'config/campaigns/maldonado2011/paper/wdbc.yaml', \
+'config/campaigns/maldonado2011/paper/wdbc/train_third.yaml']
+    >>> [p.name for p in campaign_chain("config/campaigns/rinaldi2010/reduced.yaml")]
+    ['nested.yaml', 'reduced.yaml']
+    """
+    path = Path(path)
+    parts = path.parts
+    depth = len(parts) - 1 - parts.index("campaigns") if "campaigns" in parts else 1
+    if depth <= 1:
+        return [path]
+    if depth == 2:
+        return [path.parent / "nested.yaml", path] if path.name == "reduced.yaml" else [path]
+    return [*campaign_chain(path.parent.with_suffix(".yaml")), path]
+
+
 def check_config_files(paths, config: dict | None = None) -> None:
     """Re-read the config files Snakemake loaded (``workflow.configfiles``) with the strict loader:
     Snakemake's own loader keeps the later of two equal keys silently, and reads label values by YAML

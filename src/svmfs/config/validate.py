@@ -14,10 +14,12 @@ from ..protocol.null_labels import check_null_labels
 from .validate_methods import _check_method
 
 
-def load_config(path: str | Path, overrides: dict | None = None, workdir: str | Path = ".") -> dict:
-    """Read a campaign YAML safely, apply ``overrides``, validate, check; return the full config."""
-    path = Path(path)
-    config = merge_config_files([path])
+def load_config(path, overrides: dict | None = None, workdir: str | Path = ".") -> dict:
+    """Read a campaign YAML safely (or a list of them, merged in order: a base and its overlays), apply
+    ``overrides``, validate, check; return the full config."""
+    paths = [Path(path)] if isinstance(path, (str, Path)) else [Path(p) for p in path]
+    path = paths[-1]
+    config = merge_config_files(paths)
     if overrides:
         config = deep_update(config, overrides)
     validate_schema(config, source=str(path))
