@@ -36,6 +36,7 @@ from .merge import (  # noqa: F401
 from .campaign import (  # noqa: F401
     campaign_datasets,
     campaign_methods,
+    method_execution,
     dataset_lock_path,
     dataset_methods,
     dataset_splits,
@@ -96,6 +97,7 @@ __all__ = [
     "read_config_file",
     "campaign_datasets",
     "campaign_methods",
+    "method_execution",
     "dataset_lock_path",
     "dataset_methods",
     "dataset_splits",

@@ -11,7 +11,7 @@ from .merge import deep_update, merge_config_files
 from .schema import ConfigError, validate_schema
 from .sizes import expected_class_counts, expected_shape, largest_training_side
 from ..protocol.null_labels import check_null_labels
-from .validate_methods import _check_method
+from .validate_methods import _check_method, check_execution_section
 
 
 def load_config(path, overrides: dict | None = None, workdir: str | Path = ".") -> dict:
@@ -43,6 +43,7 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
     errs += _check_inner_cv_tables(config)
     errs += _check_splits_section(config)
     errs += _check_methods_section(config, methods)
+    errs += check_execution_section(config)
     errs += _check_dataset_method_params(config, methods)
     errs += _check_skip_methods(config, methods)
     errs += _check_audits_section(config)
