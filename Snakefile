@@ -4,12 +4,16 @@
 
 from snakemake.utils import min_version, validate
 
+from svmfs.config import apply_deletions, loaded_config_files
+
 min_version("9.0")
 
 
 configfile: "config/config.yaml"
 
 
+# a key a later --configfile sets to null (~) is deleted (config/README.md, "Overlays")
+apply_deletions(config, loaded_config_files(workflow))
 validate(config, "workflow/schemas/config.schema.yaml")
 
 

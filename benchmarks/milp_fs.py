@@ -2,7 +2,7 @@
 shortcut (``lp_first``) against branch and bound alone, and the campaign's node limit against a time limit.
 
 One jimenez2021 outer fold's training side per dataset (:func:`benchmarks.common.train_side`: the registry's reader,
-the campaign's splits, min-max to [-1, 1] on that side), B and M as config/campaigns/jimenez2021.yaml sets them.
+the campaign's splits, min-max to [-1, 1] on that side), B and M as config/campaigns/jimenez2021/nested.yaml sets them.
 One HiGHS thread, as a select job runs.
 """
 
@@ -24,7 +24,7 @@ CASES = {
     "node_limit": {"question": "With the campaign's limit of 50 000 branch-and-bound nodes, is the incumbent the same when solved again, and how far is it from the bound against the former 600 s limit alone?",
                    "data": "WDBC and pima fold 0 at C = 1, 100, 1e4 (where the budget binds) (quick: WDBC at C = 1 only)"},
 }
-#: dataset: (B, M, C values), B and M as config/campaigns/jimenez2021.yaml sets them
+#: dataset: (B, M, C values), B and M as config/campaigns/jimenez2021/nested.yaml sets them
 SETUP = {"colon": (50, 1.0, (1e-4, 1e-2, 1.0, 1e2, 1e4)), "pima": (5, 1.0, (1e-4, 1e-2, 1.0, 1e2, 1e4)),
          "wdbc": (10, 200.0, (1e-4, 1e-2, 1.0))}  # fmt: skip
 

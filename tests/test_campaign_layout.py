@@ -1,10 +1,11 @@
 """The layout of config/campaigns/: every campaign chain loads and validates, an overlay restates no value
 of the chain it sits on, and campaign files share few long lines (the shared part belongs in a base).
 
-A chain is the ordered ``--configfile`` list Snakemake merges (later wins). Under
+A chain is the ordered ``--configfile`` list Snakemake merges (later wins, a ``null`` deleting its key). Under
 ``config/campaigns/<paper>/`` the file ``<base>/<what>.yaml`` overlays ``<base>.yaml`` (recursively), so
-``maldonado2011/paper/wdbc/train_third.yaml`` runs as ``paper.yaml paper/wdbc.yaml paper/wdbc/train_third.yaml``.
-The flat folders ``reduced/``, ``subsets/`` and ``offline/`` overlay the top-level campaign they name.
+``maldonado2011/paper/wdbc/train_third.yaml`` runs as ``paper.yaml paper/wdbc.yaml paper/wdbc/train_third.yaml``;
+``<paper>/reduced.yaml`` overlays ``<paper>/nested.yaml``. A file directly under ``config/campaigns/`` and the
+other files directly under a paper's folder (``nested.yaml``, ``paper.yaml``, ...) are whole campaigns.
 """
 
 from pathlib import Path
@@ -12,35 +13,18 @@ from pathlib import Path
 import pytest
 import yaml
 
-from svmfs.config import deep_update, validate_schema
+from svmfs.config import campaign_chain, validate_schema
 from svmfs.reproduce.jobs import merge_configs
 
 ROOT = Path(__file__).resolve().parents[1]
 CAMPAIGNS = ROOT / "config" / "campaigns"
-FLAT_OVERLAYS = ("reduced", "subsets", "offline")
 MAX_REPEATED_SHARE = 0.10
 LONG = 40  # characters: a line this long restated elsewhere is copied configuration, not a shared short key
 
 
-def _flat_base(path: Path) -> list[Path]:
-    """The chain under a flat overlay folder: the top-level campaign whose name prefixes the file's."""
-    stem = path.stem
-    tops = sorted((p for p in CAMPAIGNS.glob("*.yaml") if stem == p.stem or stem.startswith(p.stem + "_")),
-                  key=lambda p: -len(p.stem))  # fmt: skip
-    if not tops:
-        raise AssertionError(f"{path.relative_to(ROOT)}: no top-level campaign of that name to overlay")
-    extra = [path.parent / "jimenez2021_tables.yaml"] if stem == "jimenez2021_colon" else []  # its provenance chain
-    return [tops[0], *extra]
-
-
 def chain(path: Path) -> list[Path]:
     """The ordered config files one campaign file runs with, base first, the file itself last."""
-    rel = path.relative_to(CAMPAIGNS)
-    if rel.parts[0] in FLAT_OVERLAYS:
-        return [*_flat_base(path), path]
-    if len(rel.parts) <= 2 or rel.parts[0] == "protocol":  # a base (top-level, <paper>/<base>.yaml, protocol/)
-        return [path]
-    return [*chain(path.parent.with_suffix(".yaml")), path]
+    return campaign_chain(path)
 
 
 def campaign_files() -> list[Path]:
@@ -101,8 +85,6 @@ def test_restated_and_share_measure_what_they_say(tmp_path):
     assert restated({"m": {"C": 1, "g": 2}}, {"m": {"C": 1, "g": 3}}) == ["m.C"]
 
 
-@pytest.mark.xfail(strict=True, reason="the flat layout (protocol/*.yaml restating their paper campaign) is not yet "
-                                       "migrated to per-paper overlays")  # fmt: skip
 def test_campaign_files_share_few_long_lines():
     share, repeated, total = repeated_share(campaign_files())
     assert share <= MAX_REPEATED_SHARE, f"{repeated} of {total} distinct long non-comment lines repeated ({share:.0%})"

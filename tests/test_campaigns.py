@@ -1,4 +1,4 @@
-"""The paper campaigns of config/campaigns/, reduced by their overlays in config/campaigns/reduced/,
+"""The paper campaigns of config/campaigns/<paper>/nested.yaml, reduced by their overlays <paper>/reduced.yaml,
 end to end on the embedded data and the local mirror of ../shared/data (served on 127.0.0.1)."""
 
 import json
@@ -13,8 +13,12 @@ import pytest
 
 from svmfs.analysis.reproduction import verdict_kind
 from svmfs.analysis.tables import OK_STATUSES
+from svmfs.config import campaign_chain
 
 ROOT = Path(__file__).resolve().parents[1]
+#: each paper campaign's reduced overlay (its chain: the nested campaign, or the offline text one, first)
+REDUCED = {name: f"{name}/reduced.yaml" for name in ("mit9520", "rinaldi2010", "jimenez2021", "catala_martin", "maldonado2011")}
+REDUCED["catala_martin_text"] = "catala_martin/text/offline/reduced.yaml"
 
 pytestmark = [pytest.mark.workflow, pytest.mark.e2e]
 
@@ -24,8 +28,8 @@ def run_campaign(name: str, workdir: Path, mirror_url: str = "", *extra: str) ->
     cmd = [
         sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(workdir), "--cores", "2",
         "--workflow-profile", str(ROOT / "workflow" / "profiles" / "default"),
-        "--configfile", str(ROOT / "config" / "campaigns" / f"{name}.yaml"),
-        str(ROOT / "config" / "campaigns" / "reduced" / f"{name}.yaml"), "--replace-workflow-config", *extra,
+        "--configfile", *(str(p) for p in campaign_chain(ROOT / "config" / "campaigns" / REDUCED[name])),
+        "--replace-workflow-config", *extra,
     ]  # fmt: skip
     proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "SVMFS_MIRROR": mirror_url}, timeout=1800)
     assert proc.returncode == 0, proc.stderr[-6000:]

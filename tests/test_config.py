@@ -3,7 +3,7 @@
 import pytest
 
 from conftest import merge_config
-from svmfs.config import ConfigError, campaign_datasets, campaign_methods, dataset_methods, dataset_splits, job_campaign_config, job_config, job_method_config, legacy_job_config, largest_training_side, load_config, method_settings, n_folds, runtime_warnings
+from svmfs.config import ConfigError, campaign_chain, campaign_datasets, campaign_methods, dataset_methods, dataset_splits, job_campaign_config, job_config, job_method_config, legacy_job_config, largest_training_side, load_config, method_settings, n_folds, runtime_warnings
 
 BASE = {
     "campaign": "t",
@@ -24,14 +24,14 @@ def test_settings_labels():
 
 
 def test_default_and_campaign_configs_are_valid(root):
-    campaigns = root / "config" / "campaigns"  # with the paper-protocol campaigns of issue 35 (protocol/)
-    for path in [root / "config" / "config.yaml", *sorted(campaigns.glob("*.yaml")), *sorted(campaigns.glob("protocol/*.yaml"))]:
+    campaigns = root / "config" / "campaigns"  # every campaign file, run as its chain (base first)
+    for path in [root / "config" / "config.yaml", *sorted(campaigns.rglob("*.yaml"))]:
         # valid, and no select job can outlast its runtime request before its methods' time limits end it
-        assert runtime_warnings(load_config(path, workdir=root)) == [], path.name
+        assert runtime_warnings(load_config(campaign_chain(path), workdir=root)) == [], path.name
 
 
 def test_runtime_warning_counts_every_fit_of_the_job_at_its_time_limit(root):
-    jimenez = root / "config" / "campaigns" / "jimenez2021.yaml"
+    jimenez = root / "config" / "campaigns" / "jimenez2021" / "nested.yaml"
     cfg = load_config(jimenez, overrides={"methods": {"milp_fs": {"resources": {"runtime": 120}}}}, workdir=root)
     # MILP-FS: 5 C x 5 inner folds + the refit = 26 fits x 600 s = 260 min; MM-FS (no grid): 1 fit x 7200 s <= 180 min
     assert runtime_warnings(cfg) == [
@@ -129,7 +129,7 @@ def test_pyomo_routes_size_limit_is_checked_before_any_job_at_the_largest_traini
 def test_a_select_job_sees_only_its_own_final_classifiers_section(root):
     """l1-SVM scored by its own hyperplane needs no final grid, NO-FS the RBF one, MM-FS the anisotropic one
     (with the schema's default widths: all); splits are the dataset's."""
-    cfg = load_config(root / "config" / "campaigns" / "jimenez2021.yaml", workdir=root)
+    cfg = load_config(root / "config" / "campaigns" / "jimenez2021" / "nested.yaml", workdir=root)
     fc = cfg["final_classifier"]
     assert job_campaign_config(cfg, "colon", "l1_svm")["final_classifier"] == {}
     assert job_campaign_config(cfg, "colon", "svm_rbf")["final_classifier"] == {"rbf": fc["rbf"]}
@@ -143,7 +143,7 @@ def test_a_jobs_config_slice_holds_its_own_setting_not_the_others_nor_the_resour
     """Adding a value of C to Fig. 2's settings or raising a method's runtime leaves every other job's config slice
     (its record's ``config_hash``, its params) as it was; its own setting's value, the method's params or its grid
     change it. The slice of before 2026-11-29 held every setting and the resources."""
-    cfg = load_config(root / "config" / "campaigns" / "jimenez2021.yaml", workdir=root)
+    cfg = load_config(root / "config" / "campaigns" / "jimenez2021" / "nested.yaml", workdir=root)
     m = campaign_methods(cfg)["l1_svm_by_C"]
     wider = {**cfg, "methods": {**cfg["methods"], "l1_svm_by_C": {**m, "settings": {"C": [*m["settings"]["C"], 5e4]},
                                                                   "resources": {"runtime": 999}}}}  # fmt: skip
@@ -157,12 +157,12 @@ def test_a_jobs_config_slice_holds_its_own_setting_not_the_others_nor_the_resour
 
 
 def test_offline_text_overlay_is_a_stand_in_that_judges_nothing(root):
-    """config/campaigns/offline/catala_martin_text.yaml: only text_like stand-ins at Table 3's sizes, no
+    """config/campaigns/catala_martin/text/offline.yaml: only text_like stand-ins at Table 3's sizes, no
     paper compared; a stand-in campaign that still names a paper is refused, naming the key."""
     from svmfs.config import read_config_file
 
-    overlay = read_config_file(root / "config" / "campaigns" / "offline" / "catala_martin_text.yaml")
-    path = root / "config" / "campaigns" / "catala_martin_text.yaml"
+    overlay = read_config_file(root / "config" / "campaigns" / "catala_martin" / "text" / "offline.yaml")
+    path = root / "config" / "campaigns" / "catala_martin" / "text.yaml"
     cfg = load_config(path, overrides=overlay, workdir=root)
     assert cfg["reproduces"] == [] and "20 Newsgroups" in cfg["stand_in"]
     ds = campaign_datasets(cfg)

@@ -8,7 +8,7 @@ import pytest
 from sklearn.datasets import load_breast_cancer
 from sklearn.svm import SVC
 
-from svmfs.config import load_config
+from svmfs.config import campaign_chain, load_config
 from svmfs.protocol.classifiers import AnisotropicSVC, make_final
 from svmfs.protocol.initial_solution import tune_initial_solution
 from svmfs.protocol.splits import make_splits
@@ -86,7 +86,7 @@ def test_the_shared_initial_solution_solves_its_svms_to_the_set_tol_and_records_
 
 
 def test_campaigns_without_the_keys_keep_their_config_as_it_was(root):
-    cfg = load_config(root / "config/campaigns/protocol/jimenez2021_paper.yaml")
+    cfg = load_config(root / "config/campaigns/jimenez2021/paper.yaml")
     assert "libsvm_tol" not in cfg["final_classifier"] and "initial_solution_libsvm_tol" not in cfg["inner_cv"]
-    j41 = load_config(root / "config/campaigns/protocol/jimenez2021_paper_libsvm_tol_1e8.yaml")
+    j41 = load_config(campaign_chain(root / "config/campaigns/jimenez2021/paper/libsvm_tol_1e8.yaml"))
     assert j41["final_classifier"]["libsvm_tol"] == 1e-8 and j41["inner_cv"]["initial_solution_libsvm_tol"] == 1e-8

@@ -1,4 +1,4 @@
-"""The MIT 9.520 project's protocol as written (config/campaigns/protocol/mit9520_paper.yaml, issue 35;
+"""The MIT 9.520 project's protocol as written (config/campaigns/mit9520/paper.yaml, issue 35;
 docs/protocols/mit9520.md rows M6 and M13): what the campaign's keys must give, checked on its own
 datasets and seeds."""
 
@@ -11,7 +11,7 @@ from svmfs.methods.l1_rfe import L1RFE
 from svmfs.protocol.seeds import data_seed, splits_seed
 from svmfs.protocol.splits import make_splits
 
-CAMPAIGN = "config/campaigns/protocol/mit9520_paper.yaml"
+CAMPAIGN = "config/campaigns/mit9520/paper.yaml"
 
 
 @pytest.fixture(scope="module")

@@ -141,7 +141,7 @@ def test_jimenez2021_runs_colons_mm_fs_by_the_reduced_route():
 
     from svmfs.config import job_method_config, load_config
 
-    cfg = load_config(Path(__file__).resolve().parents[1] / "config" / "campaigns" / "jimenez2021.yaml")
+    cfg = load_config(Path(__file__).resolve().parents[1] / "config" / "campaigns" / "jimenez2021" / "nested.yaml")
     for method in ("mm_fs", "mm_fs_by_C"):
         assert job_method_config(cfg, "colon", method)["params"]["route"] == "reduced"
         assert "route" not in job_method_config(cfg, "wdbc", method)["params"]

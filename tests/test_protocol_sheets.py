@@ -92,7 +92,7 @@ def check_row(row: dict) -> list[str]:
 
 def test_the_checker_refuses_what_the_format_forbids():
     good = {"id": "R1", "the paper says": 'Sec. 4: "ten instances"', "element": "repetitions",
-            "implemented by": "`config/campaigns/rinaldi2010.yaml` `splits`", "status": "as written",
+            "implemented by": "`config/campaigns/rinaldi2010/nested.yaml` `splits`", "status": "as written",
             "reason": "", "measured effect": ""}  # fmt: skip
     assert check_row(good) == []
     assert check_row({**good, "status": "differs"})

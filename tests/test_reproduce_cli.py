@@ -420,14 +420,14 @@ def test_records_hashed_with_every_setting_stand_when_a_value_is_added_to_the_se
     folder = ROOT / "reproduction" / "jimenez2021_fig2_reduced"
     records = pd.read_parquet(folder / "records.parquet")
     records = records[records["method"] == "l1_svm_by_C"]
-    full = merge_configs([ROOT / "config/campaigns/jimenez2021.yaml", ROOT / "config/campaigns/subsets/jimenez2021_fig2_full.yaml"])
+    full = merge_configs([ROOT / "config/campaigns/jimenez2021/nested.yaml", ROOT / "config/campaigns/jimenez2021/nested/fig2.yaml"])
     earlier = _export_config(folder)
     rows, why = restorable(full, records, {}, earlier)
     assert len(rows) == len(records) == 270 and set(why) == {"not in the export"}
     assert why["not in the export"] == 16 * 3 * 10 + 25 * 3 * 10  # the 16 added values x 3 x 10, and MM-FS's 750
     rows, why = restorable(full, records, {}, None)
     assert not rows and why["config changed"] == 270
-    other = merge_configs([ROOT / "config/campaigns/jimenez2021.yaml", ROOT / "config/campaigns/subsets/jimenez2021_fig2_full.yaml"])
+    other = merge_configs([ROOT / "config/campaigns/jimenez2021/nested.yaml", ROOT / "config/campaigns/jimenez2021/nested/fig2.yaml"])
     other["methods"]["l1_svm_by_C"]["params"] = {"threshold": 0.1}
     rows, why = restorable(other, records, {}, earlier)
     assert not rows and why["config changed"] == 270

@@ -1,4 +1,4 @@
-"""Issue 34 goal 3: ``methods.<name>.split_inner_folds`` runs each select job's inner folds as jobs of their own
+"""Issue 34 goal 3: ``execution.methods.<name>.split_inner_folds`` runs each select job's inner folds as jobs of their own
 (rule select_part), ``split_grid`` each inner fold's blocks of the grid, and both give the records of the jobs
 run whole (a tiny campaign, run both ways)."""
 
@@ -30,6 +30,11 @@ def _records(wd):
     return {str(p.relative_to(wd)): {k: v for k, v in json.loads(p.read_text()).items() if k not in VOLATILE} for p in runs}
 
 
+def layout(cfg: dict, method: str) -> dict:
+    """The method's ``execution.methods.<method>`` of ``cfg`` (made empty when absent), to set a layout key in."""
+    return cfg.setdefault("execution", {}).setdefault("methods", {}).setdefault(method, {})
+
+
 def _targets():
     return [f"results/tiny/runs/mit_example1/{m}/default/fold-{k}.json" for m in CAMPAIGN["methods"] for k in range(3)]
 
@@ -38,10 +43,10 @@ def test_inner_folds_run_apart_give_the_records_of_the_whole_jobs(tmp_path):
     whole, apart = tmp_path / "whole", tmp_path / "apart"
     snakemake(whole, "--cores", "2", *_targets(), config=CAMPAIGN)
     split = copy.deepcopy(CAMPAIGN)
-    for m in split["methods"].values():
-        m["split_inner_folds"] = True
-    split["methods"]["milp_fs"]["split_grid"] = [{"C": [10.0]}, {"C": [0.1]}]  # and its C grid in two blocks
-    split["methods"]["milp_fs"]["split_audit"] = split["methods"]["fisher"]["split_audit"] = True  # and the test_tuned audit
+    for m in split["methods"]:
+        layout(split, m)["split_inner_folds"] = True
+    layout(split, "milp_fs")["split_grid"] = [{"C": [10.0]}, {"C": [0.1]}]  # and its C grid in two blocks
+    layout(split, "milp_fs")["split_audit"] = layout(split, "fisher")["split_audit"] = True  # and the test_tuned audit
     snakemake(apart, "--cores", "2", *_targets(), config=split)
     parts = sorted(p.relative_to(apart / "results" / "tiny" / "parts") for p in (apart / "results" / "tiny" / "parts").rglob("*.json"))
     assert len(parts) == 3 * 3 + 3 * 3 * 2 + 3 * (1 + 2)  # 3 outer folds x 3 inner folds, x 2 blocks for MILP-FS; the audits
@@ -55,21 +60,23 @@ def test_inner_folds_run_apart_give_the_records_of_the_whole_jobs(tmp_path):
 
 def test_split_inner_folds_needs_a_grid(tmp_path):
     cfg = copy.deepcopy(CAMPAIGN)
-    cfg["methods"]["svm_rbf"] = {"split_inner_folds": True}
-    proc = snakemake(tmp_path, "-n", config=cfg, check=False)
-    assert proc.returncode != 0
-    assert "methods.svm_rbf.split_inner_folds: svm_rbf has no inner-CV grid here, so no inner fold to run apart" in proc.stdout + proc.stderr
     cfg["methods"]["svm_rbf"] = {}
-    cfg["methods"]["fisher"]["split_inner_folds"] = ["wdbc"]
+    layout(cfg, "svm_rbf")["split_inner_folds"] = True
     proc = snakemake(tmp_path, "-n", config=cfg, check=False)
     assert proc.returncode != 0
-    assert "methods.fisher.split_inner_folds: 'wdbc' is not a dataset of this campaign" in proc.stdout + proc.stderr
+    assert "execution.methods.svm_rbf.split_inner_folds: svm_rbf has no inner-CV grid here, so no inner fold to run apart" in proc.stdout + proc.stderr
+    del cfg["execution"]["methods"]["svm_rbf"]
+    layout(cfg, "fisher")["split_inner_folds"] = ["wdbc"]
+    proc = snakemake(tmp_path, "-n", config=cfg, check=False)
+    assert proc.returncode != 0
+    assert "execution.methods.fisher.split_inner_folds: 'wdbc' is not a dataset of this campaign" in proc.stdout + proc.stderr
 
 
 def test_split_inner_folds_on_the_datasets_it_names():
     from svmfs.config import split_inner_folds
 
-    cfg = {"datasets": {"wdbc": {}, "pima": {}, "mit_example1": {"replicates": 2}}, "methods": {"milp_fs": {"split_inner_folds": ["wdbc", "mit_example1"]}}}
+    cfg = {"datasets": {"wdbc": {}, "pima": {}, "mit_example1": {"replicates": 2}}, "methods": {"milp_fs": {}},
+           "execution": {"methods": {"milp_fs": {"split_inner_folds": ["wdbc", "mit_example1"]}}}}
     assert [split_inner_folds(cfg, "milp_fs", d) for d in ("wdbc", "pima", "mit_example1-r0", "mit_example1-r1")] == [True, False, True, True]
 
 
@@ -160,10 +167,10 @@ def test_split_inner_folds_is_refused_with_a_shared_initial_solution(root):
     method with both would tune other candidates in its parts than in its select job: refused before any job."""
     from svmfs.config import ConfigError, load_config
 
-    mm_fs = {"initial_solution": "shared", "split_inner_folds": True, "grid": {"p": [1.0, 2.0]}}
+    mm_fs = {"initial_solution": "shared", "grid": {"p": [1.0, 2.0]}}
     with pytest.raises(ConfigError) as err:
-        load_config(root / "config" / "campaigns" / "jimenez2021.yaml", overrides={"methods": {"mm_fs": mm_fs}}, workdir=root)
-    assert "methods.mm_fs.split_inner_folds: not with initial_solution (the parts do not read the shared initial solution)" in str(err.value)
+        load_config(root / "config" / "campaigns" / "jimenez2021" / "nested.yaml", overrides={"methods": {"mm_fs": mm_fs}, "execution": {"methods": {"mm_fs": {"split_inner_folds": True}}}}, workdir=root)
+    assert "execution.methods.mm_fs.split_inner_folds: not with initial_solution (the parts do not read the shared initial solution)" in str(err.value)
 
 
 @pytest.mark.e2e
@@ -181,8 +188,8 @@ def test_a_partial_export_keeps_the_parts_and_restore_puts_them_back(tmp_path, m
 
     monkeypatch.setattr("svmfs.reproduce.restore.git_ok", lambda sha, files: None)  # the code rule: test_reproduce_cli
     split = copy.deepcopy(CAMPAIGN)
-    for m in split["methods"].values():
-        m["split_inner_folds"] = True
+    for m in split["methods"]:
+        layout(split, m)["split_inner_folds"] = True
     whole = tmp_path / "whole"
     snakemake(whole, "--cores", "2", *_targets(), config=split)
     cfg, res = whole / "campaign.yaml", whole / "results" / "tiny"
@@ -227,7 +234,7 @@ def test_a_partial_export_keeps_the_parts_and_restore_puts_them_back(tmp_path, m
     ok, why = restorable_parts(merge_configs([cfg]), old)
     assert sum(map(len, ok.values())) == 4 and why == {"part without a config hash (written before 2026-11-27)": 1}
     blocked = merge_configs([cfg])  # the C grid in blocks now: the whole-grid parts are not this layout's
-    blocked["methods"]["milp_fs"]["split_grid"] = [{"C": [0.1]}, {"C": [10.0]}]
+    layout(blocked, "milp_fs")["split_grid"] = [{"C": [0.1]}, {"C": [10.0]}]
     assert restorable_parts(blocked, staging / "parts") == ({}, {"not a part of this config's layout (split_grid, split_audit)": 5})
 
 
@@ -236,42 +243,43 @@ def test_split_grid_blocks_must_cover_the_grid_once(root):
     parameters, and only for inner folds run apart; each fault is named before any job."""
     from svmfs.config import ConfigError, load_config
 
-    path = root / "config" / "campaigns" / "jimenez2021.yaml"  # milp_fs: split_inner_folds [wdbc], C in 5 values
+    path = root / "config" / "campaigns" / "jimenez2021" / "nested.yaml"  # milp_fs: split_inner_folds [wdbc], C in 5 values
 
     def errors(milp_fs):
         with pytest.raises(ConfigError) as err:
-            load_config(path, overrides={"methods": {"milp_fs": milp_fs}}, workdir=root)
+            load_config(path, overrides={"execution": {"methods": {"milp_fs": milp_fs}}}, workdir=root)
         return str(err.value)
 
     two = [{"C": [0.0001, 0.01, 1.0, 100.0]}, {"C": [10000.0]}]
-    assert load_config(path, overrides={"methods": {"milp_fs": {"split_grid": two}}}, workdir=root)["methods"]["milp_fs"]["split_grid"] == two
-    assert "methods.milp_fs.split_grid: the grid's point(s) [{'C': 10000.0}] are in no block" in errors({"split_grid": [{"C": [0.0001, 0.01]}, {"C": [1.0, 100.0]}]})
-    assert "methods.milp_fs.split_grid[1]: {'C': 1.0} is in block 0 too" in errors({"split_grid": two[:1] + [{"C": [1.0, 10000.0]}]})
-    assert "methods.milp_fs.split_grid[2]: {'C': 5.0} is not a point of the grid" in errors({"split_grid": two + [{"C": [5.0]}]})
-    assert "methods.milp_fs.split_grid[1]: names ['B']; a block names the grid's parameters ['C']" in errors({"split_grid": two[:1] + [{"B": [3]}]})
-    assert "methods.milp_fs.split_grid: the blocks are parts of inner folds run apart; set split_inner_folds too" in errors(
+    assert load_config(path, overrides={"execution": {"methods": {"milp_fs": {"split_grid": two}}}}, workdir=root)["execution"]["methods"]["milp_fs"]["split_grid"] == two
+    assert "execution.methods.milp_fs.split_grid: the grid's point(s) [{'C': 10000.0}] are in no block" in errors({"split_grid": [{"C": [0.0001, 0.01]}, {"C": [1.0, 100.0]}]})
+    assert "execution.methods.milp_fs.split_grid[1]: {'C': 1.0} is in block 0 too" in errors({"split_grid": two[:1] + [{"C": [1.0, 10000.0]}]})
+    assert "execution.methods.milp_fs.split_grid[2]: {'C': 5.0} is not a point of the grid" in errors({"split_grid": two + [{"C": [5.0]}]})
+    assert "execution.methods.milp_fs.split_grid[1]: names ['B']; a block names the grid's parameters ['C']" in errors({"split_grid": two[:1] + [{"B": [3]}]})
+    assert "execution.methods.milp_fs.split_grid: the blocks are parts of inner folds run apart; set split_inner_folds too" in errors(
         {"split_inner_folds": False, "split_grid": two})
 
 
 def test_part_names_and_their_blocks():
-    from svmfs.config import grid_block, part_names
+    from svmfs.config import campaign_methods, grid_block, part_names
 
     blocks = [{"C": [0.1]}, {"C": [10.0]}]
     cfg = {"inner_cv": {"n_splits": 2}, "datasets": {"wdbc": {}, "pima": {}},
-           "methods": {"milp_fs": {"split_inner_folds": ["wdbc"], "split_grid": blocks}, "fisher": {"split_inner_folds": True}}}  # fmt: skip
+           "methods": {"milp_fs": {}, "fisher": {}},
+           "execution": {"methods": {"milp_fs": {"split_inner_folds": ["wdbc"], "split_grid": blocks}, "fisher": {"split_inner_folds": True}}}}  # fmt: skip
     assert part_names(cfg, "milp_fs", "wdbc") == ["inner-0-grid-0", "inner-0-grid-1", "inner-1-grid-0", "inner-1-grid-1"]
     assert part_names(cfg, "milp_fs", "pima") == [] and part_names(cfg, "fisher", "pima") == ["inner-0", "inner-1"]
-    assert grid_block(cfg["methods"]["milp_fs"], "inner-1-grid-1") == (1, {"C": [10.0]})
-    assert grid_block(cfg["methods"]["fisher"], "inner-1") == (1, None)
+    assert grid_block(campaign_methods(cfg)["milp_fs"], "inner-1-grid-1") == (1, {"C": [10.0]})
+    assert grid_block(campaign_methods(cfg)["fisher"], "inner-1") == (1, None)
     with pytest.raises(ValueError, match="split_grid has 2 blocks"):
-        grid_block(cfg["methods"]["milp_fs"], "inner-0-grid-2")
-    cfg["methods"]["milp_fs"]["split_audit"] = cfg["methods"]["fisher"]["split_audit"] = True  # the test_tuned audit's parts
+        grid_block(campaign_methods(cfg)["milp_fs"], "inner-0-grid-2")
+    layout(cfg, "milp_fs")["split_audit"] = layout(cfg, "fisher")["split_audit"] = True  # the test_tuned audit's parts
     assert part_names(cfg, "milp_fs", "wdbc")[-2:] == ["audit-grid-0", "audit-grid-1"] and part_names(cfg, "milp_fs", "pima") == []
     assert part_names(cfg, "fisher", "pima") == ["inner-0", "inner-1", "audit"]
-    assert grid_block(cfg["methods"]["milp_fs"], "audit-grid-1") == (None, {"C": [10.0]})
-    assert grid_block(cfg["methods"]["fisher"], "audit") == (None, None)
+    assert grid_block(campaign_methods(cfg)["milp_fs"], "audit-grid-1") == (None, {"C": [10.0]})
+    assert grid_block(campaign_methods(cfg)["fisher"], "audit") == (None, None)
     with pytest.raises(ValueError, match="not inner-<k>, inner-<k>-grid-<b>, audit or audit-grid-<b>"):
-        grid_block(cfg["methods"]["fisher"], "audits")
+        grid_block(campaign_methods(cfg)["fisher"], "audits")
 
 
 def test_split_audit_is_checked_before_any_job(root):
@@ -279,23 +287,23 @@ def test_split_audit_is_checked_before_any_job(root):
     (the select job's refit takes them; a part's fit would not): each fault named before any job."""
     from svmfs.config import ConfigError, load_config
 
-    path = root / "config" / "campaigns" / "jimenez2021.yaml"  # milp_fs: split_inner_folds [wdbc]; audits test_tuned
+    path = root / "config" / "campaigns" / "jimenez2021" / "nested.yaml"  # milp_fs: split_inner_folds [wdbc]; audits test_tuned
 
     def errors(overrides, path=path):
         with pytest.raises(ConfigError) as err:
             load_config(path, overrides=overrides, workdir=root)
         return str(err.value)
 
-    ok = load_config(path, overrides={"methods": {"milp_fs": {"split_audit": True}}}, workdir=root)
-    assert ok["methods"]["milp_fs"]["split_audit"] is True
-    assert "methods.milp_fs.split_audit: the audit's parts are parts of a job run apart; set split_inner_folds too" in errors(
-        {"methods": {"milp_fs": {"split_audit": True, "split_inner_folds": False, "split_grid": False}}})
-    assert "methods.milp_fs.split_audit: the campaign's audits have no test_tuned, so there is no audit to run apart" in errors(
-        {"methods": {"milp_fs": {"split_audit": True}}, "audits": ["global_scaling"]})
-    catala = root / "config" / "campaigns" / "protocol" / "catala_martin_paper.yaml"  # splits.validation_size: 100
+    ok = load_config(path, overrides={"execution": {"methods": {"milp_fs": {"split_audit": True}}}}, workdir=root)
+    assert ok["execution"]["methods"]["milp_fs"]["split_audit"] is True
+    assert "execution.methods.milp_fs.split_audit: the audit's parts are parts of a job run apart; set split_inner_folds too" in errors(
+        {"execution": {"methods": {"milp_fs": {"split_audit": True, "split_inner_folds": False, "split_grid": False}}}})
+    assert "execution.methods.milp_fs.split_audit: the campaign's audits have no test_tuned, so there is no audit to run apart" in errors(
+        {"execution": {"methods": {"milp_fs": {"split_audit": True}}}, "audits": ["global_scaling"]})
+    catala = root / "config" / "campaigns" / "catala_martin" / "paper.yaml"  # splits.validation_size: 100
     split = {"split_inner_folds": ["poly_f1_train25"], "split_audit": True}
-    msg = errors({"methods": {"dfsa_poly2": split}, "audits": ["test_tuned"]}, catala)
-    assert ("methods.dfsa_poly2.split_audit: dataset 'poly_f1_train25' has splits.validation_size (the select job's refit takes "
+    msg = errors({"execution": {"methods": {"dfsa_poly2": split}}, "audits": ["test_tuned"]}, catala)
+    assert ("execution.methods.dfsa_poly2.split_audit: dataset 'poly_f1_train25' has splits.validation_size (the select job's refit takes "
             "those points; an audit part's fit would not)") in msg  # fmt: skip
 
 
@@ -308,10 +316,11 @@ def test_an_export_takes_the_parts_of_its_layout_only(tmp_path):
                  "notes.json"):  # fmt: skip
         (tmp_path / name).write_text("{}")
     cfg = {"inner_cv": {"n_splits": 2}, "datasets": {"wdbc": {}},
-           "methods": {"milp_fs": {"split_inner_folds": True, "split_grid": [{"C": [0.1]}, {"C": [10.0]}]}}}  # fmt: skip
+           "methods": {"milp_fs": {}},
+           "execution": {"methods": {"milp_fs": {"split_inner_folds": True, "split_grid": [{"C": [0.1]}, {"C": [10.0]}]}}}}  # fmt: skip
     assert [p.name for p in job_parts(tmp_path, ".json", cfg, "wdbc", "milp_fs")] == ["inner-0-grid-0.json", "inner-0-grid-1.json", "inner-1-grid-0.json"]
     assert len(job_parts(tmp_path, ".json", None, "wdbc", "milp_fs")) == 6  # every part's name, not notes.json
-    cfg["methods"]["milp_fs"]["split_audit"] = True
+    layout(cfg, "milp_fs")["split_audit"] = True
     assert [p.name for p in job_parts(tmp_path, ".json", cfg, "wdbc", "milp_fs")][0] == "audit-grid-1.json"
 
 
@@ -346,7 +355,8 @@ def test_an_exports_earlier_times_keep_the_parts_of_its_layout_only(tmp_path):
     pd.DataFrame(rows).reindex(columns=TIME_COLUMNS).to_csv(earlier, index=False)
     records = pd.DataFrame([{**job, "fold": 2}])
     layout = {"inner_cv": {"n_splits": 1}, "datasets": {"wdbc": {}},
-              "methods": {"milp_fs": {"split_inner_folds": True, "split_grid": [{"C": [0.1]}, {"C": [10.0]}]}}}  # fmt: skip
+              "methods": {"milp_fs": {}},
+           "execution": {"methods": {"milp_fs": {"split_inner_folds": True, "split_grid": [{"C": [0.1]}, {"C": [10.0]}]}}}}  # fmt: skip
     got = _with_earlier_times(pd.DataFrame(columns=TIME_COLUMNS), records, earlier, [("wdbc", "milp_fs", "default", 3)], layout)
     assert sorted(got["job"]) == ["select/wdbc/milp_fs/default/fold-2", "select_part/wdbc/milp_fs/default/fold-3/inner-0-grid-0"]
     assert len(_with_earlier_times(pd.DataFrame(columns=TIME_COLUMNS), records, earlier, [("wdbc", "milp_fs", "default", 3)])) == 3
@@ -357,33 +367,34 @@ def test_split_global_scaling_part_names_and_config_check(root):
     folds' parts or alone; refused before any job without the audit, with a grid or a final classifier of more
     than one point (the nested choice the part refits is then known only after the job's inner CV), or with a
     dataset the campaign does not have."""
-    from svmfs.config import ConfigError, grid_block, is_audit_part, load_config, part_names
+    from svmfs.config import ConfigError, campaign_methods, grid_block, is_audit_part, load_config, part_names
 
     cfg = {"inner_cv": {"n_splits": 2}, "datasets": {"wdbc": {}, "pima": {}},
-           "methods": {"mm_fs": {"split_global_scaling": ["pima"]}, "milp_fs": {"split_inner_folds": True, "split_global_scaling": True}}}  # fmt: skip
+           "methods": {"mm_fs": {}, "milp_fs": {}},
+           "execution": {"methods": {"mm_fs": {"split_global_scaling": ["pima"]}, "milp_fs": {"split_inner_folds": True, "split_global_scaling": True}}}}  # fmt: skip
     assert part_names(cfg, "mm_fs", "pima") == ["global-scaling"] and part_names(cfg, "mm_fs", "wdbc") == []
     assert part_names(cfg, "milp_fs", "wdbc") == ["inner-0", "inner-1", "global-scaling"]
     assert is_audit_part("global-scaling") and not is_audit_part("inner-0")
     with pytest.raises(ValueError, match="not inner-<k>"):
-        grid_block(cfg["methods"]["milp_fs"], "global-scaling")
+        grid_block(campaign_methods(cfg)["milp_fs"], "global-scaling")
 
-    path = root / "config" / "campaigns" / "jimenez2021.yaml"  # audits test_tuned, global_scaling
+    path = root / "config" / "campaigns" / "jimenez2021" / "nested.yaml"  # audits test_tuned, global_scaling
 
     def errors(overrides):
         with pytest.raises(ConfigError) as err:
             load_config(path, overrides=overrides, workdir=root)
         return str(err.value)
 
-    ok = load_config(path, overrides={"methods": {"mm_fs": {"split_global_scaling": ["pima", "wdbc"]}}}, workdir=root)
-    assert ok["methods"]["mm_fs"]["split_global_scaling"] == ["pima", "wdbc"]
-    assert "methods.mm_fs.split_global_scaling: the campaign's audits have no global_scaling, so there is no audit to run apart" in errors(
-        {"methods": {"mm_fs": {"split_global_scaling": True}}, "audits": ["test_tuned"]})
-    assert "methods.mm_fs.split_global_scaling: 'iris' is not a dataset of this campaign" in errors(
-        {"methods": {"mm_fs": {"split_global_scaling": ["iris"]}}})
-    assert ("methods.milp_fs.split_global_scaling: the grid has 5 points, so the nested choice the audit refits is known only "
-            "after the job's inner CV; a part needs a grid of one point") in errors({"methods": {"milp_fs": {"split_global_scaling": True}}})
-    assert "methods.svm_rbf.split_global_scaling: the final classifier 'rbf' has 153 grid points" in errors(
-        {"methods": {"svm_rbf": {"split_global_scaling": True}}})
+    ok = load_config(path, overrides={"execution": {"methods": {"mm_fs": {"split_global_scaling": ["pima", "wdbc"]}}}}, workdir=root)
+    assert ok["execution"]["methods"]["mm_fs"]["split_global_scaling"] == ["pima", "wdbc"]
+    assert "execution.methods.mm_fs.split_global_scaling: the campaign's audits have no global_scaling, so there is no audit to run apart" in errors(
+        {"execution": {"methods": {"mm_fs": {"split_global_scaling": True}}}, "audits": ["test_tuned"]})
+    assert "execution.methods.mm_fs.split_global_scaling: 'iris' is not a dataset of this campaign" in errors(
+        {"execution": {"methods": {"mm_fs": {"split_global_scaling": ["iris"]}}}})
+    assert ("execution.methods.milp_fs.split_global_scaling: the grid has 5 points, so the nested choice the audit refits is known only "
+            "after the job's inner CV; a part needs a grid of one point") in errors({"execution": {"methods": {"milp_fs": {"split_global_scaling": True}}}})
+    assert "execution.methods.svm_rbf.split_global_scaling: the final classifier 'rbf' has 153 grid points" in errors(
+        {"execution": {"methods": {"svm_rbf": {"split_global_scaling": True}}}})
 
 
 GLOBAL = {
@@ -407,7 +418,7 @@ def test_the_global_scaling_audit_run_apart_gives_the_records_of_the_whole_jobs(
     whole, apart = tmp_path / "whole", tmp_path / "apart"
     snakemake(whole, "--cores", "2", *targets, config=GLOBAL)
     split = copy.deepcopy(GLOBAL)
-    split["methods"]["milp_fs"]["split_global_scaling"] = True
+    layout(split, "milp_fs")["split_global_scaling"] = True
     snakemake(apart, "--cores", "2", *targets, config=split)
     parts = sorted((apart / "results" / "tiny" / "parts").rglob("*.json"))
     assert [p.name for p in parts] == ["global-scaling.json"] * 3
@@ -429,3 +440,17 @@ def test_the_global_scaling_audit_run_apart_gives_the_records_of_the_whole_jobs(
     assert "Nothing to be done" in proc.stdout + proc.stderr
     export(clone / "results" / "tiny", tmp_path / "again", [clone / "campaign.yaml"])  # the records stand for those parts
     assert not (tmp_path / "again" / "parts").exists() and len(pd.read_parquet(tmp_path / "again" / "records.parquet")) == 3
+
+
+def test_layout_keys_live_in_the_execution_block(root):
+    """A layout key under ``methods.<m>`` is refused by the schema (it is not science config); an
+    ``execution.methods`` entry must name a method of the campaign."""
+    from svmfs.config import ConfigError, load_config
+
+    path = root / "config" / "campaigns" / "jimenez2021" / "nested.yaml"
+    with pytest.raises(ConfigError, match=r"split_grid"):
+        load_config(path, overrides={"methods": {"milp_fs": {"split_grid": False}}}, workdir=root)
+    with pytest.raises(ConfigError, match=r"execution\.methods\.nope: not a method of this campaign"):
+        load_config(path, overrides={"execution": {"methods": {"nope": {"split_audit": True}}}}, workdir=root)
+    ok = load_config(path, workdir=root)
+    assert "split_grid" not in ok["methods"]["milp_fs"] and ok["execution"]["methods"]["milp_fs"]["split_inner_folds"] == ["wdbc"]

@@ -7,6 +7,7 @@ from svmfs.config import (
     campaign_methods,
     check_campaign,
     check_config_files,
+    loaded_config_files,
     dataset_lock_path,
     dataset_methods,
     dataset_splits,
@@ -38,7 +39,7 @@ from svmfs.protocol.seeds import (
 
 # Snakemake's loader keeps the later of two equal keys and turns labels such as yes/no into booleans:
 # re-read the config files it was given strictly, and take the registry entries' labels from that read
-check_config_files(workflow.configfiles, config)
+check_config_files(loaded_config_files(workflow), config)
 check_campaign(config, workdir=workflow.basedir)
 for warning in runtime_warnings(config) + fit_count_warnings(config):
     logger.warning(f"config: {warning}")

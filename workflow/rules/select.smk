@@ -59,8 +59,8 @@ rule initial_solution:
         "../../scripts/initial_solution.py"
 
 
-# A select job's inner fold run apart (methods.<name>.split_inner_folds): the whole grid, or one block of it
-# (methods.<name>.split_grid), fitted and scored on one inner fold of the job's training side; or an audit of the
+# A select job's inner fold run apart (execution.methods.<name>.split_inner_folds): the whole grid, or one block of it
+# (execution.methods.<name>.split_grid), fitted and scored on one inner fold of the job's training side; or an audit of the
 # job (split_audit, split_global_scaling); the select job merges the parts' results.
 rule select_part:
     input:

@@ -7,7 +7,7 @@ message naming the key. :func:`load_config` does both for use outside Snakemake.
 The package's modules, in the order they build on each other:
 
 - :mod:`.schema`: the JSON schema's validation with defaults, :class:`ConfigError`;
-- :mod:`.merge`: the strict YAML read of campaign files and their deep merge (a later overlay wins);
+- :mod:`.merge`: the strict YAML read of campaign files and their deep merge (a later overlay wins, a ``null`` deletes its key);
 - :mod:`.campaign`: the enabled datasets (replicates expanded) and methods, splits, settings, the registry;
 - :mod:`.plan`: the select jobs, each one's config slice (``config_hash``) and execution layout (parts);
 - :mod:`.sizes`: class counts and shapes known before any download;
@@ -25,13 +25,18 @@ from .schema import (  # noqa: F401
     validate_schema,
 )
 from .merge import (  # noqa: F401
+    apply_deletions,
+    campaign_chain,
     check_config_files,
     deep_update,
+    loaded_config_files,
+    merge_config_files,
     read_config_file,
 )
 from .campaign import (  # noqa: F401
     campaign_datasets,
     campaign_methods,
+    method_execution,
     dataset_lock_path,
     dataset_methods,
     dataset_splits,
@@ -83,11 +88,16 @@ __all__ = [
     "POSITIVE_PARAMS",
     "SCHEMA",
     "validate_schema",
+    "apply_deletions",
+    "campaign_chain",
     "check_config_files",
     "deep_update",
+    "loaded_config_files",
+    "merge_config_files",
     "read_config_file",
     "campaign_datasets",
     "campaign_methods",
+    "method_execution",
     "dataset_lock_path",
     "dataset_methods",
     "dataset_splits",

@@ -37,8 +37,25 @@ SPLIT_DEFAULTS = {"kind": "stratified_kfold", "n_splits": 10, "n_repeats": 1}
 
 
 def campaign_methods(config: dict) -> dict[str, dict[str, Any]]:
-    """The enabled methods of the campaign (``enabled: false`` leaves one out)."""
-    return {n: {k: v for k, v in m.items() if k != "enabled"} for n, m in config["methods"].items() if m.get("enabled", True)}
+    """The enabled methods of the campaign (``enabled: false`` leaves one out), each with its execution layout
+    (:func:`method_execution`) beside its science keys, as the select and part jobs read it (the layout keys
+    never enter a job's config: :data:`svmfs.config.LAYOUT_KEYS`)."""
+    return {n: {**{k: v for k, v in m.items() if k != "enabled"}, **method_execution(config, n)}
+            for n, m in config["methods"].items() if m.get("enabled", True)}  # fmt: skip
+
+
+def method_execution(config: dict, method: str) -> dict[str, Any]:
+    """How the workflow lays a method's select jobs out: ``execution.methods.<method>`` (``split_inner_folds``,
+    ``split_grid``, ``split_audit``, ``split_global_scaling``), {} when the campaign sets none.
+
+    Examples
+    --------
+    >>> method_execution({"execution": {"methods": {"milp_fs": {"split_inner_folds": ["wdbc"]}}}}, "milp_fs")
+    {'split_inner_folds': ['wdbc']}
+    >>> method_execution({}, "milp_fs")
+    {}
+    """
+    return dict(((config.get("execution") or {}).get("methods") or {}).get(method) or {})
 
 
 def job_method_config(config: dict, dataset: str, method: str) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..protocol.parts import GLOBAL_SCALING_PART, PART_NAME, grid_block, is_audit_part  # noqa: F401 (the layout's names)
-from .campaign import campaign_datasets, campaign_methods, dataset_methods, dataset_splits, job_method_config, method_settings, n_folds
+from .campaign import campaign_datasets, campaign_methods, dataset_methods, dataset_splits, job_method_config, method_execution, method_settings, n_folds
 
 
 def job_campaign_config(config: dict, dataset: str, method: str) -> dict[str, Any]:
@@ -71,7 +71,7 @@ def job_grid(config: dict, method: str) -> dict[str, list]:
     return grid
 
 
-#: Method keys that lay a select job out in the workflow without changing its record (``split_inner_folds``:
+#: The keys of ``execution.methods.<name>`` that lay a select job out in the workflow without changing its record (``split_inner_folds``:
 #: the inner folds in parts of their own; ``split_grid``, blocks of their grid; ``split_audit``, the
 #: ``test_tuned`` audit's candidates; ``split_global_scaling``, the ``global_scaling`` audit's refit): kept out of
 #: the record's ``config_hash``.
@@ -80,7 +80,7 @@ LAYOUT_KEYS = ("split_inner_folds", "split_grid", "split_audit", "split_global_s
 
 def _names_dataset(config: dict, method: str, key: str, dataset: str) -> bool:
     """A method's layout key that is true, or a list naming ``dataset`` (or its group)."""
-    value = campaign_methods(config)[method].get(key, False)
+    value = method_execution(config, method).get(key, False)
     if isinstance(value, list):
         return dataset in value or campaign_datasets(config)[dataset]["group"] in value
     return bool(value)
@@ -109,7 +109,7 @@ def part_names(config: dict, method: str, dataset: str) -> list[str]:
     if not split_inner_folds(config, method, dataset):
         return gs
     inner = range(int(config["inner_cv"]["n_splits"]))
-    mcfg = campaign_methods(config)[method]
+    mcfg = method_execution(config, method)
     blocks = mcfg.get("split_grid")
     audit = ["audit"] if not blocks else [f"audit-grid-{b}" for b in range(len(blocks))]
     audit = audit if mcfg.get("split_audit") else []

@@ -7,20 +7,20 @@ import inspect
 from pathlib import Path
 
 from .campaign import campaign_datasets, campaign_methods, dataset_methods, dataset_splits, job_method_config, load_dataset_registry
-from .merge import deep_update, read_config_file
+from .merge import deep_update, merge_config_files
 from .schema import ConfigError, validate_schema
 from .sizes import expected_class_counts, expected_shape, largest_training_side
 from ..protocol.null_labels import check_null_labels
 from .multiclass import check_multiclass_finals
-from .validate_methods import _check_method
+from .validate_methods import _check_method, check_execution_section
 
 
-def load_config(path: str | Path, overrides: dict | None = None, workdir: str | Path = ".") -> dict:
-    """Read a campaign YAML safely, apply ``overrides``, validate, check; return the full config."""
-    path = Path(path)
-    config = read_config_file(path)
-    if not isinstance(config, dict):
-        raise ConfigError(f"{path}: the top level must be a mapping")
+def load_config(path, overrides: dict | None = None, workdir: str | Path = ".") -> dict:
+    """Read a campaign YAML safely (or a list of them, merged in order: a base and its overlays), apply
+    ``overrides``, validate, check; return the full config."""
+    paths = [Path(path)] if isinstance(path, (str, Path)) else [Path(p) for p in path]
+    path = paths[-1]
+    config = merge_config_files(paths)
     if overrides:
         config = deep_update(config, overrides)
     validate_schema(config, source=str(path))
@@ -44,6 +44,7 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
     errs += _check_inner_cv_tables(config)
     errs += _check_splits_section(config)
     errs += _check_methods_section(config, methods)
+    errs += check_execution_section(config)
     errs += _check_dataset_method_params(config, methods)
     errs += _check_skip_methods(config, methods)
     errs += _check_audits_section(config)

@@ -72,18 +72,25 @@ def _check_param_values(where: str, param: str, values: list, spec) -> list[str]
     return errs
 
 
+def check_execution_section(config: dict) -> list[str]:
+    """``execution.methods``: every name one of the campaign's ``methods`` (a disabled one too)."""
+    layouts = (config.get("execution") or {}).get("methods") or {}
+    return [f"execution.methods.{name}: not a method of this campaign (methods has: {', '.join(sorted(config['methods']))})"
+            for name in layouts if name not in config["methods"]]  # fmt: skip
+
+
 def _check_method_layout(config: dict, name: str, mcfg: dict, spec, reg_name: str) -> list[str]:
-    """The execution-layout keys of ``methods.<name>``: ``split_inner_folds``, ``split_grid``,
-    ``split_audit``, ``split_global_scaling``."""
+    """The execution layout of a method, ``execution.methods.<name>`` (``split_inner_folds``, ``split_grid``,
+    ``split_audit``, ``split_global_scaling``), which ``mcfg`` (:func:`~svmfs.config.campaign_methods`) carries."""
     errs: list[str] = []
     split = mcfg.get("split_inner_folds")
     if split and not job_grid(config, name):
-        errs.append(f"methods.{name}.split_inner_folds: {reg_name} has no inner-CV grid here, so no inner fold to run apart")
+        errs.append(f"execution.methods.{name}.split_inner_folds: {reg_name} has no inner-CV grid here, so no inner fold to run apart")
     if isinstance(split, list):
         known = set(campaign_datasets(config)) | set(config["datasets"])  # a disabled one (reduced overlay) too
         for d in split:
             if d not in known:
-                errs.append(f"methods.{name}.split_inner_folds: {d!r} is not a dataset of this campaign")
+                errs.append(f"execution.methods.{name}.split_inner_folds: {d!r} is not a dataset of this campaign")
     if mcfg.get("split_grid"):
         errs += _check_split_grid(config, name, mcfg, spec)
     if mcfg.get("split_audit"):
@@ -91,7 +98,7 @@ def _check_method_layout(config: dict, name: str, mcfg: dict, spec, reg_name: st
     if mcfg.get("split_global_scaling"):
         errs += _check_split_global_scaling(config, name, mcfg, spec)
     if split and mcfg.get("initial_solution"):
-        errs.append(f"methods.{name}.split_inner_folds: not with initial_solution (the parts do not read the shared initial solution)")
+        errs.append(f"execution.methods.{name}.split_inner_folds: not with initial_solution (the parts do not read the shared initial solution)")
     return errs
 
 
@@ -142,7 +149,7 @@ def _check_final(config: dict, name: str, mcfg: dict, spec) -> list[str]:
 def _check_split_grid(config: dict, name: str, mcfg: dict, spec) -> list[str]:
     """``split_grid``: blocks of the inner-CV grid (each a grid over the same parameters, the truncation sizes
     aside: one fit gives them all) whose points are the grid's, each in exactly one block."""
-    where = f"methods.{name}.split_grid"
+    where = f"execution.methods.{name}.split_grid"
     if not mcfg.get("split_inner_folds"):
         return [f"{where}: the blocks are parts of inner folds run apart; set split_inner_folds too"]
     grid = {k: v for k, v in job_grid(config, name).items() if k != spec.truncation}
@@ -173,7 +180,7 @@ def _check_split_audit(config: dict, name: str, mcfg: dict) -> list[str]:
     """``split_audit``: the ``test_tuned`` audit's candidates as parts of a job whose inner folds run apart. Its
     parts fit the nested choice's point again without the fold's validation points, which the select job's refit
     takes (splits.validation_size): refused there, where the two fits would differ."""
-    where = f"methods.{name}.split_audit"
+    where = f"execution.methods.{name}.split_audit"
     if not mcfg.get("split_inner_folds"):
         return [f"{where}: the audit's parts are parts of a job run apart; set split_inner_folds too"]
     if "test_tuned" not in (config.get("audits") or []):
@@ -191,7 +198,7 @@ def _check_split_global_scaling(config: dict, name: str, mcfg: dict, spec) -> li
     and a final classifier of one point (``own``, ``anisotropic`` with ``C_source: selector``, or a one-value grid)."""
     from ..protocol.classifiers import final_grid
 
-    where = f"methods.{name}.split_global_scaling"
+    where = f"execution.methods.{name}.split_global_scaling"
     if "global_scaling" not in (config.get("audits") or []):
         return [f"{where}: the campaign's audits have no global_scaling, so there is no audit to run apart"]
     errs = []

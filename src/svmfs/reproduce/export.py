@@ -165,7 +165,7 @@ def provenance(results: Path, records: pd.DataFrame, configfiles, command: str |
         **_benchmark_seconds(results, records, layout),
         **_cpu_seconds(job_times(results, records, layout) if times is None else times),
         "configfiles": [str(p) for p in configfiles],
-        "reduced": any("reduced" in Path(p).parts for p in configfiles),
+        "reduced": any(Path(p).stem == "reduced" or "reduced" in Path(p).parts for p in configfiles),
         "stand_in": (config or {}).get("stand_in"),
         "command": command or (
             "snakemake --cores 2 --workflow-profile workflow/profiles/default --configfile "

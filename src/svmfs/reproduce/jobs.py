@@ -10,7 +10,6 @@ from pathlib import Path
 
 import yaml
 
-from ..yamlio import load_yaml_file
 
 #: The repository (its Snakefile, workflow/, reproduction/, REPRODUCTION.md).
 ROOT = Path(__file__).resolve().parents[3]
@@ -29,13 +28,11 @@ def job_path(out: Path, r) -> Path:
 
 
 def merge_configs(paths) -> dict:
-    """The campaign config as Snakemake builds it from ``--configfile A B ... --replace-workflow-config``."""
-    from ..config import deep_update
+    """The campaign config as Snakemake builds it from ``--configfile A B ... --replace-workflow-config``
+    (a ``null`` in a later file deleting its key: :func:`svmfs.config.merge_config_files`)."""
+    from ..config import merge_config_files
 
-    config: dict = {}
-    for p in paths:
-        config = deep_update(config, load_yaml_file(p) or {})
-    return config
+    return merge_config_files(paths)
 
 
 def validated(config: dict) -> dict:
