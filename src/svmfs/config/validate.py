@@ -232,13 +232,13 @@ def _check_pyomo_size(config: dict, registry: dict) -> list[str]:
     """A method run with ``route: pyomo`` (MM-FS's model route) where the largest training side times the
     features exceeds its ``pyomo_max_size`` is refused before any job (the select job would refuse it
     only after the inner CV). Datasets whose shape is not known before download are left to the job."""
-    from ..methods.registry import METHODS
+    from ..methods.registry import method_spec
 
     errs = []
     for name in campaign_datasets(config):
         for mname in dataset_methods(config, name):
             mcfg = job_method_config(config, name, mname)
-            spec = METHODS[mcfg.get("method", mname)]
+            spec = method_spec(mname, mcfg)
             accepted = inspect.signature(spec.load()).parameters
             if "route" not in accepted or "pyomo_max_size" not in accepted:
                 continue

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 from sklearn.metrics import accuracy_score, balanced_accuracy_score, roc_auc_score
 
+from ..methods.external import record_fields
 from .audits import best_on_test_side, n_test_side_candidates, test_side_scores, tune_on_test_side
 from .classifiers import final_grid, fit_predict
 from .fit_memo import FitMemo
@@ -392,6 +393,7 @@ def run_select_job(
     selected = np.flatnonzero(support)
     rec = _record_body(X, fold, method_name, method_cfg, final_kind, train, n_test, selected, fixed, tuned, final,
                        train_pred, ytr, test_metrics, norm, leaky, selector, fit_time, tune_time, seed, initial)  # fmt: skip
+    rec.update(record_fields(method_cfg))  # a class by import path: its name and version
     audits = campaign.get("audits") or []
     if "test_tuned" in audits:  # the selector's and the final classifier's grids tuned on the test side
         rec.update(_test_tuned_audit(method_cfg, make, grid, spec, final_kind, final_cfg, Xtr, ytr, tuned, final,
