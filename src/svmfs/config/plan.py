@@ -14,6 +14,7 @@ def job_campaign_config(config: dict, dataset: str, method: str) -> dict[str, An
     only its own final classifier's section of ``final_classifier`` (none for ``own``), so that editing
     another classifier's grid, or a key added to it, reruns none of this method's jobs."""
     from ..methods.registry import method_spec
+    from ..protocol.prefilter import prefilter_entry
 
     mcfg = job_method_config(config, dataset, method)
     kind = mcfg.get("final") or method_spec(method, mcfg).final
@@ -24,6 +25,7 @@ def job_campaign_config(config: dict, dataset: str, method: str) -> dict[str, An
         "final_classifier": {kind: final[kind]} if kind in final else {},
         "splits": dataset_splits(config, dataset),
     }
+    out.update(prefilter_entry(config, mcfg))  # a fold-local prefilter: in the hash of the jobs it affects only
     audits = select_job_audits(config)
     if audits:  # only when on: with no audit a select job's params (and record) are those of before
         out["audits"] = audits

@@ -11,6 +11,7 @@ from .merge import deep_update, read_config_file
 from .schema import ConfigError, validate_schema
 from .sizes import expected_class_counts, expected_shape, largest_training_side
 from ..protocol.null_labels import check_null_labels
+from ..protocol.prefilter import check_prefilters
 from .validate_methods import _check_method
 
 
@@ -50,6 +51,7 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
     if not errs:
         errs += _check_folds(config, registry)
         errs += _check_pyomo_size(config, registry)
+        errs += check_prefilters(config, methods, sorted(campaign_datasets(config)), lambda d: expected_shape(config, d, registry))
     if errs:
         raise ConfigError(f"{source}: invalid configuration:\n  " + "\n  ".join(errs))
 

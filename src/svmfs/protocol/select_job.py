@@ -33,6 +33,7 @@ from .initial_solution import apply_initial_solution, read_initial_solution
 from .method_plan import method_plan, selector_factory
 from .normalize import fit_transform_rows, make_normalizer, normalize_fold
 from .parts import GLOBAL_SCALING_PART, grid_block
+from .prefilter import apply_prefilter
 from .tuning import candidates, choose_candidate, inner_cv, inner_cv_rule, inner_fold_scores, tune_final, tune_selector
 
 
@@ -57,7 +58,7 @@ def _job_plan(method_name: str, method_cfg: dict, setting: dict | None, fixed_si
     shared initial solution applied (``initial``, else the file ``campaign["initial_solution"]`` names, if
     any): (spec, class, grid, fixed parameters, final kind, final classifier config)."""
     spec, grid, fixed, final_kind = method_plan(method_name, method_cfg, setting)
-    cls = spec.load()
+    cls = apply_prefilter(spec.load(), campaign)  # a fold-local prefilter, if any (.prefilter)
     if fixed_size is not None:  # r = number chosen by another method on the same fold
         if not spec.truncation or not cls.truncation_is_size:
             raise ValueError(f"method {method_name!r}: match_size_of needs a ranking method")
