@@ -21,6 +21,7 @@ from svmfs.config import (
     n_folds,
     runtime_warnings,
     fit_count_warnings,
+    campaign_budget_warnings,
     GLOBAL_SCALING_PART,
     is_audit_part,
     part_names,
@@ -41,7 +42,7 @@ from svmfs.protocol.seeds import (
 # re-read the config files it was given strictly, and take the registry entries' labels from that read
 check_config_files(workflow.configfiles, config)
 check_campaign(config, workdir=workflow.basedir)
-for warning in runtime_warnings(config) + fit_count_warnings(config):
+for warning in runtime_warnings(config) + fit_count_warnings(config) + campaign_budget_warnings(config, workflow.basedir):
     logger.warning(f"config: {warning}")
 
 REGISTRY = load_dataset_registry(config, workflow.basedir)

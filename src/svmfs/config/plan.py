@@ -15,6 +15,7 @@ def job_campaign_config(config: dict, dataset: str, method: str) -> dict[str, An
     another classifier's grid, or a key added to it, reruns none of this method's jobs."""
     from ..methods.registry import method_spec
     from ..protocol.prefilter import prefilter_entry
+    from .budget import budget_entry
 
     mcfg = job_method_config(config, dataset, method)
     kind = mcfg.get("final") or method_spec(method, mcfg).final
@@ -26,6 +27,7 @@ def job_campaign_config(config: dict, dataset: str, method: str) -> dict[str, An
         "splits": dataset_splits(config, dataset),
     }
     out.update(prefilter_entry(config, mcfg))  # a fold-local prefilter: in the hash of the jobs it affects only
+    out.update(budget_entry(config, method, mcfg))  # a job budget, for a method with a time limit only
     audits = select_job_audits(config)
     if audits:  # only when on: with no audit a select job's params (and record) are those of before
         out["audits"] = audits

@@ -6,6 +6,7 @@ from __future__ import annotations
 import inspect
 from pathlib import Path
 
+from .budget import check_budgets
 from .campaign import campaign_datasets, campaign_methods, dataset_methods, dataset_splits, job_method_config, load_dataset_registry
 from .merge import deep_update, read_config_file
 from .schema import ConfigError, validate_schema
@@ -47,6 +48,7 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
     errs += _check_dataset_method_params(config, methods)
     errs += _check_skip_methods(config, methods)
     errs += _check_audits_section(config)
+    errs += check_budgets(config, methods)
     errs += check_null_labels(config, campaign_datasets(config), _class_counts_and_splits(config, registry))
     if not errs:
         errs += _check_folds(config, registry)

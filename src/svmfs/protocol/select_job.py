@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 from sklearn.metrics import accuracy_score, balanced_accuracy_score, roc_auc_score
 
+from ..config.budget import budget_time_limit
 from ..methods.external import record_fields
 from .audits import best_on_test_side, n_test_side_candidates, test_side_scores, tune_on_test_side
 from .classifiers import final_grid, fit_predict
@@ -64,6 +65,7 @@ def _job_plan(method_name: str, method_cfg: dict, setting: dict | None, fixed_si
             raise ValueError(f"method {method_name!r}: match_size_of needs a ranking method")
         grid.pop(spec.truncation, None)
         fixed[spec.truncation] = int(fixed_size)
+    fixed = budget_time_limit(cls, fixed, grid, spec.truncation, campaign)  # limits.job_budget_s, if any
     final_cfg = campaign["final_classifier"]
     if initial is None:
         initial = read_initial_solution(campaign)
