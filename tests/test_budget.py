@@ -82,3 +82,20 @@ def test_the_budget_is_in_the_hash_of_the_jobs_it_limits_only(write_config, root
 def test_a_budget_that_is_not_a_positive_number_is_a_config_error(change, fragment, write_config, root):
     with pytest.raises(ConfigError, match=fragment.replace(".", r"\.")):
         load_config(write_config(merge_config(BASE, change)), workdir=root)
+
+
+def test_a_milp_job_past_its_budget_ends_with_status_time_limit():
+    """A MILP-FS job (60 x 300, B = 20) given 0.02 s for its 4 fits stops each at 0.005 s: status time_limit."""
+    import numpy as np
+
+    from svmfs.protocol.select_job import run_select_job
+
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(60, 300)), np.tile([0, 1], 30)
+    X[y == 1, :5] += 0.8
+    fold = {"fold": 0, "train": list(range(40)), "test": list(range(40, 60))}
+    campaign = {"normalization": {"method": "zscore"}, "inner_cv": {"n_splits": 3}, "splits": {},
+                "final_classifier": {"linear": {"C": [1.0]}}, "job_budget_s": 0.02}  # fmt: skip
+    rec = run_select_job(X, y, fold, "milp_fs", {"method": "milp_fs", "grid": {"C": [1.0]}, "params": {"B": 20}}, campaign, 1)
+    assert rec["selector_params"]["time_limit"] == pytest.approx(0.005)
+    assert rec["status"] == "time_limit"
