@@ -11,8 +11,10 @@ without the truncation sizes, plus the refit), ``t_ref`` the wall seconds of one
 defaults on 80 x 12 600 and ``beta`` the exponent in p between 80 x 12 600 and 80 x 54 675, both from
 :data:`COST`. Where those come from: ``t_ref`` is the ``wall_s`` of ``python -m benchmarks run omics_scale
 --quick`` (benchmarks/results/omics_scale.csv; a method stopped there has the limit, 30 s, as a lower
-bound), ``beta`` is log(t(54 675) / t(12 600)) / log(54 675 / 12 600) from ``python -m benchmarks run
-omics_scale fast`` (benchmarks/results/omics_scale-fast.csv), 1 (linear) where not measured. The benchmark
+bound), ``beta`` is log(t(54 675) / t(12 600)) / log(54 675 / 12 600) of the CPU seconds (``cpu_s``: the machine was
+shared, its wall times inflated) of ``python -m benchmarks run omics_scale fast``
+(benchmarks/results/omics_scale-fast.csv), where both are at least 0.1 s; 1 (linear) elsewhere: not measured,
+or a fit too short for its time to be more than overhead (fisher, correlation, osfsa). The benchmark
 varies p only: the factor n / 80 is an assumption (linear in n; an SVM's solve grows faster, so for n >> 80
 the estimate is low), and the final classifier's fits are not counted. It is a warning, not a promise.
 
@@ -34,11 +36,11 @@ REF_N, REF_P = 80, 12600
 #: method -> (t_ref wall seconds at 80 x 12 600, beta); see the module docstring for the commands.
 COST: dict[str, tuple[float, float]] = {
     "correlation": (0.02, 1.0), "dfsa_linear": (30.0, 1.0), "dfsa_poly2": (30.0, 1.0), "dfsa_rbf": (0.61, 1.0),
-    "fisher": (0.02, 1.0), "fs_svmcp": (2.48, 1.0), "fsv": (6.55, 1.0), "fw1": (4.39, 1.0), "ifsa": (0.83, 1.0),
-    "info_gain": (1.67, 1.0), "kp_fs_offshelf": (4.43, 1.0), "kp_svm": (0.26, 1.0), "kp_svm_rank": (0.23, 1.0),
-    "l1_rfe": (1.4, 1.0), "l1_rfe_own": (1.42, 1.0), "l1_svm": (1.27, 1.0), "milp_fs": (30.1, 1.0),
+    "fisher": (0.02, 1.0), "fs_svmcp": (2.48, 0.96), "fsv": (6.55, 1.0), "fw1": (4.39, 1.0), "ifsa": (0.83, 0.87),
+    "info_gain": (1.67, 0.93), "kp_fs_offshelf": (4.43, 1.0), "kp_svm": (0.26, 1.0), "kp_svm_rank": (0.23, 1.0),
+    "l1_rfe": (1.4, 1.07), "l1_rfe_own": (1.42, 1.0), "l1_svm": (1.27, 0.99), "milp_fs": (30.1, 1.0),
     "mm_fs": (30.1, 1.0), "osfsa": (0.11, 1.0), "rfe_kernel": (5.78, 1.0), "svm_linear": (0.01, 1.0),
-    "svm_linear_own": (1.37, 1.0), "svm_poly": (0.01, 1.0), "svm_rbf": (0.01, 1.0), "svm_rfe": (0.13, 1.0),
+    "svm_linear_own": (1.37, 1.0), "svm_poly": (0.01, 1.0), "svm_rbf": (0.01, 1.0), "svm_rfe": (0.13, 1.02),
     "svm_rfe_own": (0.24, 1.0),
 }  # fmt: skip
 
