@@ -5,7 +5,8 @@ import pytest
 
 from conftest import merge_config
 from svmfs.config import ConfigError, job_config, load_config
-from svmfs.config.budget import COST, REF_P, budget_time_limit, budget_warnings, fit_seconds
+from svmfs.config.budget import COST, REF_P, budget_warnings, fit_seconds
+from svmfs.protocol.job_budget import budget_time_limit
 from svmfs.config.sizes import expected_shape
 from svmfs.config.campaign import load_dataset_registry
 from svmfs.methods.milp_fs import MILPFS

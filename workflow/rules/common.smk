@@ -42,7 +42,11 @@ from svmfs.protocol.seeds import (
 # re-read the config files it was given strictly, and take the registry entries' labels from that read
 check_config_files(workflow.configfiles, config)
 check_campaign(config, workdir=workflow.basedir)
-for warning in runtime_warnings(config) + fit_count_warnings(config) + campaign_budget_warnings(config, workflow.basedir):
+for warning in (
+    runtime_warnings(config)
+    + fit_count_warnings(config)
+    + campaign_budget_warnings(config, workflow.basedir)
+):
     logger.warning(f"config: {warning}")
 
 REGISTRY = load_dataset_registry(config, workflow.basedir)
@@ -220,7 +224,9 @@ def method_cfg(wildcards):
     jobs' params as they were, so they do not rerun."""
     cfg = job_method_config(config, wildcards.dataset, wildcards.method)
     cfg = {k: v for k, v in cfg.items() if k not in RESULT_FREE_KEYS}
-    if is_external(cfg):  # a class by import path: editing its module's source reruns its jobs
+    if is_external(
+        cfg
+    ):  # a class by import path: editing its module's source reruns its jobs
         cfg["class_source"] = class_source_hash(cfg["class"])
     return cfg
 

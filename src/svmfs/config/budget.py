@@ -26,9 +26,9 @@ reached. A method without one runs to its end; ``resources.runtime`` stays the s
 
 from __future__ import annotations
 
-import inspect
 import math
 
+from ..protocol.job_budget import job_budget
 from .campaign import campaign_methods, dataset_splits, job_method_config
 
 #: Reference size of ``t_ref`` (rows, features).
@@ -43,12 +43,6 @@ COST: dict[str, tuple[float, float]] = {
     "svm_linear_own": (1.37, 1.0), "svm_poly": (0.01, 1.0), "svm_rbf": (0.01, 1.0), "svm_rfe": (0.13, 1.02),
     "svm_rfe_own": (0.24, 1.0),
 }  # fmt: skip
-
-
-def job_budget(config: dict, method_cfg: dict) -> float | None:
-    """The method's ``job_budget_s``, else the campaign's ``limits.job_budget_s``; None without one."""
-    value = method_cfg.get("job_budget_s", (config.get("limits") or {}).get("job_budget_s"))
-    return None if value is None else float(value)
 
 
 def fit_seconds(method: str, n: int, p: int) -> float | None:
@@ -117,31 +111,6 @@ def campaign_budget_warnings(config: dict, workdir=".") -> list[str]:
     return budget_warnings(config, lambda d: expected_shape(config, d, registry))
 
 
-def budget_time_limit(cls, fixed: dict, grid: dict, truncation, campaign: dict) -> dict:
-    """``fixed`` with ``time_limit = job_budget_s / F`` (F: the job's selector fits) for a class that takes a
-    ``time_limit`` when the job's campaign settings carry a budget and neither ``fixed`` nor ``grid`` sets it."""
-    from ..protocol.tuning import selector_fits
-
-    budget = campaign.get("job_budget_s")
-    if budget is None or "time_limit" in fixed or "time_limit" in grid or "time_limit" not in inspect.signature(cls).parameters:
-        return fixed
-    fits = selector_fits(grid, truncation, int(campaign["inner_cv"]["n_splits"]))
-    return {**fixed, "time_limit": float(budget) / fits}
-
-
-def budget_entry(config: dict, method: str, method_cfg: dict) -> dict:
-    """``{"job_budget_s": ...}`` for the campaign settings of a job whose method takes a ``time_limit`` (the
-    budget changes what those jobs compute, so it is in their config hash; in no other job's)."""
-    from ..methods.registry import method_spec
-
-    budget = job_budget(config, method_cfg)
-    if budget is None or not math.isfinite(budget):
-        return {}
-    if "time_limit" not in inspect.signature(method_spec(method, method_cfg).load()).parameters:
-        return {}
-    return {"job_budget_s": budget}
-
-
 def check_budgets(config: dict, methods: dict) -> list[str]:
     """``limits.job_budget_s`` and ``methods.<m>.job_budget_s``: positive numbers."""
     errs = []
@@ -151,4 +120,3 @@ def check_budgets(config: dict, methods: dict) -> list[str]:
         if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not v > 0 or not math.isfinite(v)):
             errs.append(f"{where}: must be a positive number of seconds, got {v!r}")
     return errs
-

@@ -15,7 +15,7 @@ def job_campaign_config(config: dict, dataset: str, method: str) -> dict[str, An
     another classifier's grid, or a key added to it, reruns none of this method's jobs."""
     from ..methods.registry import method_spec
     from ..protocol.prefilter import prefilter_entry
-    from .budget import budget_entry
+    from ..protocol.job_budget import budget_entry
 
     mcfg = job_method_config(config, dataset, method)
     kind = mcfg.get("final") or method_spec(method, mcfg).final

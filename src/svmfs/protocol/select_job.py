@@ -25,11 +25,11 @@ from typing import Any
 import numpy as np
 from sklearn.metrics import accuracy_score, balanced_accuracy_score, roc_auc_score
 
-from ..config.budget import budget_time_limit
 from ..methods.external import record_fields
 from .audits import best_on_test_side, n_test_side_candidates, test_side_scores, tune_on_test_side
 from .classifiers import final_grid, fit_predict
 from .fit_memo import FitMemo
+from .job_budget import budget_time_limit
 from .initial_solution import apply_initial_solution, read_initial_solution
 from .method_plan import method_plan, selector_factory
 from .normalize import fit_transform_rows, make_normalizer, normalize_fold
