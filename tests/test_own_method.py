@@ -91,6 +91,13 @@ def test_a_bad_class_stops_the_campaign_check_before_any_job():
         load_config(ROOT / "config" / "config.yaml", overrides={"methods": {"mine": {"class": "no_such_pkg.mod:Sel"}}}, workdir=ROOT)
 
 
+def test_a_datasets_method_params_are_checked_against_the_class(write_config, root):
+    cfg = {"campaign": "own", "datasets": {"mit_example1": {"params": {"n": 40, "p": 30}, "method_params": {"kb": {"kk": 3}}}},
+           "methods": {"kb": {"class": "sklearn.feature_selection:SelectKBest"}}}  # fmt: skip
+    with pytest.raises(ConfigError, match=r"datasets\.mit_example1\.method_params\.kb\.kk: not a parameter of sklearn\.feature_selection:SelectKBest"):
+        load_config(write_config(cfg), workdir=root)
+
+
 def test_editing_the_users_module_changes_its_source_hash(user_package):
     before = class_source_hash("mylab.selectors:MeanGap")
     (user_package / "selectors.py").write_text((user_package / "selectors.py").read_text() + "\n# edited\n")

@@ -153,7 +153,8 @@ def _check_methods_section(config: dict, methods: dict) -> list[str]:
 
 def _check_dataset_method_params(config: dict, methods: dict) -> list[str]:
     """``datasets.<d>.method_params``: known methods (disabled ones are skipped) and accepted parameters."""
-    from ..methods.registry import METHODS
+    from ..methods.external import check_external, is_external
+    from ..methods.registry import METHODS, method_spec
 
     errs: list[str] = []
     for dname, dcfg in config["datasets"].items():
@@ -165,10 +166,10 @@ def _check_dataset_method_params(config: dict, methods: dict) -> list[str]:
                 errs.append(f"{where}: {mname!r} is not a method of this campaign")
                 continue
             mcfg = methods[mname]
-            reg_name = mcfg.get("method", mname)
-            if reg_name not in METHODS:
-                continue
-            accepted = set(inspect.signature(METHODS[reg_name].load()).parameters)
+            reg_name = mcfg.get("class") or mcfg.get("method", mname)
+            if reg_name not in METHODS and not (is_external(mcfg) and not check_external(mname, mcfg)):
+                continue  # an unknown method or a bad class: its own error names it
+            accepted = set(inspect.signature(method_spec(mname, mcfg).load()).parameters)
             tuned = set(mcfg.get("grid", {})) | set(mcfg.get("settings", {}))
             for param in params:
                 if param not in accepted:
