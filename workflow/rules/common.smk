@@ -22,13 +22,15 @@ from svmfs.config import (
     n_folds,
     runtime_warnings,
     fit_count_warnings,
+    campaign_budget_warnings,
     GLOBAL_SCALING_PART,
     is_audit_part,
     part_names,
     RESULT_FREE_KEYS,
     split_inner_folds,
 )
-from svmfs.methods.registry import get_method
+from svmfs.methods.registry import method_module as method_module_name, method_spec
+from svmfs.methods.external import class_source_hash, is_external
 from svmfs.protocol.seeds import (
     audit_global_seed,
     data_seed,
@@ -41,7 +43,11 @@ from svmfs.protocol.seeds import (
 # re-read the config files it was given strictly, and take the registry entries' labels from that read
 check_config_files(loaded_config_files(workflow), config)
 check_campaign(config, workdir=workflow.basedir)
-for warning in runtime_warnings(config) + fit_count_warnings(config):
+for warning in (
+    runtime_warnings(config)
+    + fit_count_warnings(config)
+    + campaign_budget_warnings(config, workflow.basedir)
+):
     logger.warning(f"config: {warning}")
 
 REGISTRY = load_dataset_registry(config, workflow.basedir)
@@ -89,7 +95,7 @@ wildcard_constraints:
 
 def method_papers():
     """The paper each method of the campaign comes from (its registry entry's), for the merged records."""
-    return {m: get_method(MCFG[m].get("method", m)).paper for m in METHODS}
+    return {m: method_spec(m, MCFG[m]).paper for m in METHODS}
 
 
 def select_outputs():
@@ -155,8 +161,7 @@ def library_file(path):
 
 def method_module(method):
     """The method's module file: editing it reruns that method's jobs only."""
-    target = get_method(MCFG[method].get("method", method)).target
-    return library_file(f"methods/{target.partition(':')[0]}.py")
+    return library_file(f"methods/{method_module_name(method, MCFG[method])}.py")
 
 
 def select_input(wildcards):
@@ -219,7 +224,12 @@ def method_cfg(wildcards):
     job's result depends on (``settings``, ``resources``): a value added to the settings leaves the other
     jobs' params as they were, so they do not rerun."""
     cfg = job_method_config(config, wildcards.dataset, wildcards.method)
-    return {k: v for k, v in cfg.items() if k not in RESULT_FREE_KEYS}
+    cfg = {k: v for k, v in cfg.items() if k not in RESULT_FREE_KEYS}
+    if is_external(
+        cfg
+    ):  # a class by import path: editing its module's source reruns its jobs
+        cfg["class_source"] = class_source_hash(cfg["class"])
+    return cfg
 
 
 def select_method_cfg(wildcards):

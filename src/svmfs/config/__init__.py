@@ -12,6 +12,7 @@ The package's modules, in the order they build on each other:
 - :mod:`.plan`: the select jobs, each one's config slice (``config_hash``) and execution layout (parts);
 - :mod:`.sizes`: class counts and shapes known before any download;
 - :mod:`.resources`: a job's resources, runtime and fit-count warnings;
+- :mod:`.budget`: the per-job budget and its cost warning;
 - :mod:`.validate_methods`, :mod:`.validate`: the checks after the schema, one validator per section.
 """
 
@@ -71,6 +72,7 @@ from .sizes import (  # noqa: F401
     expected_shape,
     largest_training_side,
 )
+from .budget import campaign_budget_warnings  # noqa: F401
 from .resources import (  # noqa: F401
     fit_count_warnings,
     method_resources,
@@ -127,6 +129,7 @@ __all__ = [
     "expected_class_counts",
     "expected_shape",
     "largest_training_side",
+    "campaign_budget_warnings",
     "fit_count_warnings",
     "method_resources",
     "runtime_warnings",

@@ -13,10 +13,12 @@ def job_campaign_config(config: dict, dataset: str, method: str) -> dict[str, An
     """The campaign-wide settings one select job depends on: normalization, inner CV, its dataset's splits and
     only its own final classifier's section of ``final_classifier`` (none for ``own``), so that editing
     another classifier's grid, or a key added to it, reruns none of this method's jobs."""
-    from ..methods.registry import get_method
+    from ..methods.registry import method_spec
+    from ..protocol.prefilter import prefilter_entry
+    from ..protocol.job_budget import budget_entry
 
     mcfg = job_method_config(config, dataset, method)
-    kind = mcfg.get("final") or get_method(mcfg.get("method", method)).final
+    kind = mcfg.get("final") or method_spec(method, mcfg).final
     final = config["final_classifier"]
     out = {
         "normalization": config["normalization"],
@@ -24,6 +26,8 @@ def job_campaign_config(config: dict, dataset: str, method: str) -> dict[str, An
         "final_classifier": {kind: final[kind]} if kind in final else {},
         "splits": dataset_splits(config, dataset),
     }
+    out.update(prefilter_entry(config, mcfg))  # a fold-local prefilter: in the hash of the jobs it affects only
+    out.update(budget_entry(config, method, mcfg))  # a job budget, for a method with a time limit only
     audits = select_job_audits(config)
     if audits:  # only when on: with no audit a select job's params (and record) are those of before
         out["audits"] = audits
@@ -45,14 +49,14 @@ def global_selection_methods(config: dict, dataset: str) -> list[str]:
     scored by their ``own`` hyperplane (nothing is refitted on a fold after the selection on all samples, so
     the audit would be a resubstitution accuracy) and those with ``match_size_of`` (their size is another
     method's choice on each fold, which a selection on all samples does not have)."""
-    from ..methods.registry import get_method
+    from ..methods.registry import method_spec
 
     if "global_selection" not in (config.get("audits") or []):
         return []
     out = []
     for m in dataset_methods(config, dataset):
         mcfg = job_method_config(config, dataset, m)
-        kind = mcfg.get("final") or get_method(mcfg.get("method", m)).final
+        kind = mcfg.get("final") or method_spec(m, mcfg).final
         if kind != "own" and not mcfg.get("match_size_of"):
             out.append(m)
     return out
@@ -61,10 +65,10 @@ def global_selection_methods(config: dict, dataset: str) -> list[str]:
 def job_grid(config: dict, method: str) -> dict[str, list]:
     """The inner-CV grid of a method's select jobs, as ``run_select_job`` builds it: the campaign's grid
     or the registry's default, without the job-level settings (and the size fixed by ``match_size_of``)."""
-    from ..methods.registry import get_method
+    from ..methods.registry import method_spec
 
     mcfg = campaign_methods(config)[method]
-    spec = get_method(mcfg.get("method", method))
+    spec = method_spec(method, mcfg)
     grid = {k: v for k, v in (mcfg.get("grid") or spec.default_grid).items() if k not in (mcfg.get("settings") or {})}
     if mcfg.get("match_size_of"):
         grid.pop(spec.truncation, None)

@@ -17,12 +17,12 @@ def runtime_warnings(config: dict) -> list[str]:
     x grid points, then the refit on the training side) stopped by the method's ``time_limit`` (the
     largest over the datasets' ``method_params``). A scheduler would kill such a job before the method's
     own limit ends it with status ``time_limit``. A warning, not an error: most fits end far sooner."""
-    from ..methods.registry import METHODS
+    from ..methods.registry import method_spec
     from ..protocol.tuning import selector_fits
 
     warnings = []
     for name, mcfg in campaign_methods(config).items():
-        spec = METHODS.get(mcfg.get("method", name))
+        spec = method_spec(name, mcfg)
         fits = selector_fits(mcfg.get("grid") or {}, spec and spec.truncation, int(config["inner_cv"]["n_splits"]))
         limits = [
             job_method_config(config, d, name).get("params", {}).get("time_limit")
@@ -44,14 +44,14 @@ def fit_count_warnings(config: dict) -> list[str]:
     """Methods whose select job fits more than ``limits.max_fits_per_job`` models: the selector over its
     grid and the final classifier over the joint grid (:func:`~svmfs.protocol.tuning.classifier_fits`).
     A warning, not an error: such a job is legitimate, but likely a grid made larger than meant."""
-    from ..methods.registry import get_method
+    from ..methods.registry import method_spec
     from ..protocol.classifiers import final_grid
     from ..protocol.tuning import classifier_fits, selector_fits
 
     bound, k = int(config["limits"]["max_fits_per_job"]), int(config["inner_cv"]["n_splits"])
     warnings = []
     for name, mcfg in campaign_methods(config).items():
-        spec = get_method(mcfg.get("method", name))
+        spec = method_spec(name, mcfg)
         grid, kind = job_grid(config, name), mcfg.get("final") or spec.final
         n_final = len(final_grid(kind, config["final_classifier"]))
         sel = selector_fits(grid, spec.truncation, k)

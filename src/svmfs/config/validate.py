@@ -6,11 +6,13 @@ from __future__ import annotations
 import inspect
 from pathlib import Path
 
+from .budget import check_budgets
 from .campaign import campaign_datasets, campaign_methods, dataset_methods, dataset_splits, job_method_config, load_dataset_registry
 from .merge import deep_update, merge_config_files
 from .schema import ConfigError, validate_schema
 from .sizes import expected_class_counts, expected_shape, largest_training_side
 from ..protocol.null_labels import check_null_labels
+from ..protocol.prefilter import check_prefilters
 from .multiclass import check_multiclass_finals
 from .validate_methods import _check_method, check_execution_section
 
@@ -48,11 +50,13 @@ def check_campaign(config: dict, workdir: str | Path = ".", source: str = "confi
     errs += _check_dataset_method_params(config, methods)
     errs += _check_skip_methods(config, methods)
     errs += _check_audits_section(config)
+    errs += check_budgets(config, methods)
     errs += check_null_labels(config, campaign_datasets(config), _class_counts_and_splits(config, registry))
     if not errs:
         errs += _check_folds(config, registry)
         errs += _check_pyomo_size(config, registry)
         errs += check_multiclass_finals(config, registry)
+        errs += check_prefilters(config, methods, sorted(campaign_datasets(config)), lambda d: expected_shape(config, d, registry))
     if errs:
         raise ConfigError(f"{source}: invalid configuration:\n  " + "\n  ".join(errs))
 
@@ -152,7 +156,8 @@ def _check_methods_section(config: dict, methods: dict) -> list[str]:
 
 def _check_dataset_method_params(config: dict, methods: dict) -> list[str]:
     """``datasets.<d>.method_params``: known methods (disabled ones are skipped) and accepted parameters."""
-    from ..methods.registry import METHODS
+    from ..methods.external import check_external, is_external
+    from ..methods.registry import METHODS, method_spec
 
     errs: list[str] = []
     for dname, dcfg in config["datasets"].items():
@@ -164,10 +169,10 @@ def _check_dataset_method_params(config: dict, methods: dict) -> list[str]:
                 errs.append(f"{where}: {mname!r} is not a method of this campaign")
                 continue
             mcfg = methods[mname]
-            reg_name = mcfg.get("method", mname)
-            if reg_name not in METHODS:
-                continue
-            accepted = set(inspect.signature(METHODS[reg_name].load()).parameters)
+            reg_name = mcfg.get("class") or mcfg.get("method", mname)
+            if reg_name not in METHODS and not (is_external(mcfg) and not check_external(mname, mcfg)):
+                continue  # an unknown method or a bad class: its own error names it
+            accepted = set(inspect.signature(method_spec(mname, mcfg).load()).parameters)
             tuned = set(mcfg.get("grid", {})) | set(mcfg.get("settings", {}))
             for param in params:
                 if param not in accepted:
@@ -235,13 +240,13 @@ def _check_pyomo_size(config: dict, registry: dict) -> list[str]:
     """A method run with ``route: pyomo`` (MM-FS's model route) where the largest training side times the
     features exceeds its ``pyomo_max_size`` is refused before any job (the select job would refuse it
     only after the inner CV). Datasets whose shape is not known before download are left to the job."""
-    from ..methods.registry import METHODS
+    from ..methods.registry import method_spec
 
     errs = []
     for name in campaign_datasets(config):
         for mname in dataset_methods(config, name):
             mcfg = job_method_config(config, name, mname)
-            spec = METHODS[mcfg.get("method", mname)]
+            spec = method_spec(mname, mcfg)
             accepted = inspect.signature(spec.load()).parameters
             if "route" not in accepted or "pyomo_max_size" not in accepted:
                 continue

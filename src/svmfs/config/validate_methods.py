@@ -16,8 +16,11 @@ from .schema import POSITIVE_PARAMS
 def _check_method(config: dict, name: str, mcfg: dict, methods: dict) -> list[str]:
     """One ``methods.<name>``: a registry method, its parameters, final classifier, initial solution,
     execution layout and size matching."""
+    from ..methods.external import is_external
     from ..methods.registry import METHODS
 
+    if is_external(mcfg):  # a class by import path (methods/external.py)
+        return _check_external_method(config, name, mcfg, methods)
     reg_name = mcfg.get("method", name)
     if reg_name not in METHODS:
         return [f"methods.{name}: unknown method {reg_name!r}; known methods: {', '.join(sorted(METHODS))}"]
@@ -31,6 +34,22 @@ def _check_method(config: dict, name: str, mcfg: dict, methods: dict) -> list[st
     errs += _check_initial_solution(config, name, mcfg, spec)
     errs += _check_method_layout(config, name, mcfg, spec, reg_name)
     errs += _check_match_size_of(name, mcfg, spec, reg_name, methods)
+    return errs
+
+
+def _check_external_method(config: dict, name: str, mcfg: dict, methods: dict) -> list[str]:
+    """``methods.<name>`` with ``class:``: the class and its parameter values (:func:`~svmfs.methods.external.check_external`),
+    then the final classifier, execution layout and size matching as for a registry method."""
+    from ..methods.external import check_external, external_spec
+
+    errs = check_external(name, mcfg)
+    if errs:
+        return errs
+    spec = external_spec(mcfg)
+    errs += _check_final(config, name, mcfg, spec)
+    errs += _check_initial_solution(config, name, mcfg, spec)
+    errs += _check_method_layout(config, name, mcfg, spec, mcfg["class"])
+    errs += _check_match_size_of(name, mcfg, spec, mcfg["class"], methods)
     return errs
 
 

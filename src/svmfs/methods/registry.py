@@ -228,3 +228,19 @@ def get_method(name: str) -> MethodSpec:
         return METHODS[name]
     except KeyError:
         raise KeyError(f"unknown method {name!r}; known methods: {', '.join(sorted(METHODS))}") from None
+
+
+def method_spec(name: str, method_cfg: dict):
+    """The spec ``methods.<name>`` runs: the :mod:`.external` spec of a class by import path (``class:``), else
+    the registry entry its ``method`` (default: ``name``) names."""
+    from .external import external_spec, is_external
+
+    return external_spec(method_cfg) if is_external(method_cfg) else get_method(method_cfg.get("method", name))
+
+
+def method_module(name: str, method_cfg: dict) -> str:
+    """The module below ``svmfs.methods`` whose code ``methods.<name>`` runs (``external`` for a class by
+    import path, whose own source :func:`svmfs.methods.external.class_source_hash` fingerprints)."""
+    from .external import is_external
+
+    return "external" if is_external(method_cfg) else method_spec(name, method_cfg).target.partition(":")[0]

@@ -27,6 +27,7 @@ import numpy as np
 
 from .classifiers import final_grid, fit_predict
 from .method_plan import method_plan, selector_factory  # the select job's own (random_state = the job's seed)
+from .prefilter import apply_prefilter
 from .normalize import fit_transform_rows, make_normalizer, normalize_fold
 from .tuning import candidates, inner_cv, inner_cv_rule, size_candidates, tune_final, tune_selector
 
@@ -164,7 +165,7 @@ def run_global_selection(
     n_inner = int(campaign["inner_cv"]["n_splits"])
 
     Xall = make_normalizer(norm["method"]).fit_transform(X)
-    make = selector_factory(spec.load(), fixed, seed, y=y)
+    make = selector_factory(apply_prefilter(spec.load(), campaign), fixed, seed, y=y)
     tuned = tune_selector(make, grid, spec.truncation, final_kind, final_cfg, Xall, y, inner_cv(y, n_inner, seed), rule=inner_cv_rule(campaign))
     selector = make(**tuned.selector_params).fit(Xall, y)
     support = selector.get_support()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import inspect
 
-from ..methods.registry import get_method
+from ..methods.registry import method_spec
 from .multiclass import wrap_selector_factory
 
 
@@ -31,7 +31,7 @@ def method_plan(method_name: str, method_cfg: dict, setting: dict | None = None)
     """The method's registry entry, its inner-CV grid (without the job's setting), its fixed parameters
     (registry defaults, the config's params, the setting; none also in the grid) and its final
     classifier kind: what a select job and the global-selection audit both fit."""
-    spec = get_method(method_cfg.get("method", method_name))
+    spec = method_spec(method_name, method_cfg)
     setting = dict(setting or {})
     grid = {k: list(v) for k, v in (method_cfg.get("grid") or spec.default_grid).items() if k not in setting}
     fixed = {**spec.params, **method_cfg.get("params", {}), **setting}

@@ -25,14 +25,17 @@ from typing import Any
 import numpy as np
 from sklearn.metrics import accuracy_score, balanced_accuracy_score, roc_auc_score
 
+from ..methods.external import record_fields
 from .audits import best_on_test_side, n_test_side_candidates, test_side_scores, tune_on_test_side
 from .classifiers import final_grid, fit_predict
 from .fit_memo import FitMemo
+from .job_budget import budget_time_limit
 from .initial_solution import apply_initial_solution, read_initial_solution
 from . import multiclass
 from .method_plan import method_plan, selector_factory
 from .normalize import fit_transform_rows, make_normalizer, normalize_fold
 from .parts import GLOBAL_SCALING_PART, grid_block
+from .prefilter import apply_prefilter
 from .tuning import candidates, choose_candidate, inner_cv, inner_cv_rule, inner_fold_scores, tune_final, tune_selector
 
 
@@ -59,12 +62,13 @@ def _job_plan(method_name: str, method_cfg: dict, setting: dict | None, fixed_si
     shared initial solution applied (``initial``, else the file ``campaign["initial_solution"]`` names, if
     any): (spec, class, grid, fixed parameters, final kind, final classifier config)."""
     spec, grid, fixed, final_kind = method_plan(method_name, method_cfg, setting)
-    cls = spec.load()
+    cls = apply_prefilter(spec.load(), campaign)  # a fold-local prefilter, if any (.prefilter)
     if fixed_size is not None:  # r = number chosen by another method on the same fold
         if not spec.truncation or not cls.truncation_is_size:
             raise ValueError(f"method {method_name!r}: match_size_of needs a ranking method")
         grid.pop(spec.truncation, None)
         fixed[spec.truncation] = int(fixed_size)
+    fixed = budget_time_limit(cls, fixed, grid, spec.truncation, campaign)  # limits.job_budget_s, if any
     final_cfg = campaign["final_classifier"]
     if initial is None:
         initial = read_initial_solution(campaign)
@@ -395,6 +399,7 @@ def run_select_job(
     selected = np.flatnonzero(support)
     rec = _record_body(X, fold, method_name, method_cfg, final_kind, train, n_test, selected, fixed, tuned, final,
                        train_pred, ytr, test_metrics, norm, leaky, selector, fit_time, tune_time, seed, initial)  # fmt: skip
+    rec.update(record_fields(method_cfg))  # a class by import path: its name and version
     audits = campaign.get("audits") or []
     if "test_tuned" in audits:  # the selector's and the final classifier's grids tuned on the test side
         rec.update(_test_tuned_audit(method_cfg, make, grid, spec, final_kind, final_cfg, Xtr, ytr, tuned, final,

@@ -140,10 +140,9 @@ def _export_config(folder: Path) -> dict | None:
 def _code_files(config: dict, method: str, script: str) -> list[Path]:
     """The files whose code a select job's (``select.py``) or part's (``select_part.py``) output depends on."""
     from ..config import campaign_methods
-    from ..methods.registry import get_method
+    from ..methods.registry import method_module
 
-    mcfg = campaign_methods(config)[method]
-    module = get_method(mcfg.get("method", method)).target.partition(":")[0]
+    module = method_module(method, campaign_methods(config)[method])
     return [ROOT / "src" / "svmfs" / "methods" / f"{module}.py", ROOT / "scripts" / script]
 
 

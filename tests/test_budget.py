@@ -1,0 +1,102 @@
+"""The per-job budget (``limits.job_budget_s``, ``methods.<m>.job_budget_s``): its cost warning before any job,
+the time limit it gives a method that has one, its place in the config hash, and bad values named."""
+
+import pytest
+
+from conftest import merge_config
+from svmfs.config import ConfigError, job_config, load_config
+from svmfs.config.budget import COST, REF_P, budget_warnings, fit_seconds
+from svmfs.protocol.job_budget import budget_time_limit
+from svmfs.config.sizes import expected_shape
+from svmfs.config.campaign import load_dataset_registry
+from svmfs.methods.milp_fs import MILPFS
+from svmfs.protocol.tuning import selector_fits
+
+BASE = {
+    "campaign": "budget", "seed": 1,
+    "datasets": {"mit_example1": {"params": {"n": 40, "p": 2000, "k0": 3, "rho": 0.2}}},
+    "splits": {"kind": "stratified_kfold", "n_splits": 4}, "inner_cv": {"n_splits": 3},
+    "methods": {"fisher": {}, "mm_fs": {}, "milp_fs": {"grid": {"C": [0.1, 1.0]}}},
+}  # fmt: skip
+
+
+def _warnings(cfg, root):
+    registry = load_dataset_registry(cfg, root)
+    return budget_warnings(cfg, lambda d: expected_shape(cfg, d, registry))
+
+
+def test_the_model_is_the_measured_time_scaled_by_size():
+    """At the benchmark's size the model returns the measured time; doubling p and n multiplies it by
+    2^beta x 2."""
+    for method, (t_ref, beta) in COST.items():
+        assert fit_seconds(method, 80, REF_P) == pytest.approx(t_ref)
+        assert fit_seconds(method, 160, 2 * REF_P) == pytest.approx(t_ref * 2**beta * 2)
+
+
+def test_a_method_over_the_budget_is_named_with_its_size_time_and_jobs(write_config, root):
+    """MM-FS (no grid: one fit per job, over 30 s at 80 x 12 600) on 30 training rows x 2000 features:
+    30.1 x (2000 / 12600) x (30 / 80) = 1.8 s per job, over a 1 s budget; MILP-FS's 7 fits of as long, 12.6 s;
+    Fisher's (0.02 s at 80 x 12 600) are not."""
+    cfg = load_config(write_config(merge_config(BASE, {"limits": {"job_budget_s": 1}})), workdir=root)
+    warnings = _warnings(cfg, root)
+    assert warnings == [
+        "methods.milp_fs on mit_example1 (40 x 2000): about 13 s per job, 4 jobs; over the budget of 1 s "
+        "(cost model: svmfs.config.budget)",
+        "methods.mm_fs on mit_example1 (40 x 2000): about 2 s per job, 4 jobs; over the budget of 1 s "
+        "(cost model: svmfs.config.budget)"
+    ]
+
+
+def test_a_prefilter_and_a_methods_own_budget_change_the_estimate(write_config, root):
+    cfg = merge_config(BASE, {"limits": {"job_budget_s": 1}})
+    cfg["methods"] = {"fisher": {}, "mm_fs": {"prefilter": {"method": "fisher", "keep": 500}}, "milp_fs": {"job_budget_s": 0.001}}
+    warnings = _warnings(load_config(write_config(cfg), workdir=root), root)
+    assert [w.split(" on ")[0] for w in warnings] == ["methods.milp_fs"]
+
+
+def test_a_method_with_a_time_limit_gets_the_budget_per_fit(write_config, root):
+    """MILP-FS with a grid of 2 C values: 3 inner folds x 2 + the refit = 7 fits, each budget / 7 seconds."""
+    fits = selector_fits({"C": [0.1, 1.0]}, None, 3)
+    assert fits == 7
+    fixed = budget_time_limit(MILPFS, {"B": 5}, {"C": [0.1, 1.0]}, None, {"job_budget_s": 70.0, "inner_cv": {"n_splits": 3}})
+    assert fixed == {"B": 5, "time_limit": 10.0}
+    # a time_limit the campaign sets wins
+    assert budget_time_limit(MILPFS, {"time_limit": 3.0}, {}, None, {"job_budget_s": 70.0, "inner_cv": {"n_splits": 3}}) == {"time_limit": 3.0}
+
+
+def test_the_budget_is_in_the_hash_of_the_jobs_it_limits_only(write_config, root):
+    plain = load_config(write_config(BASE), workdir=root)
+    budget = load_config(write_config(merge_config(BASE, {"limits": {"job_budget_s": 150}})), workdir=root)
+    assert job_config(budget, "mit_example1", "fisher", "default") == job_config(plain, "mit_example1", "fisher", "default")
+    assert job_config(budget, "mit_example1", "milp_fs", "default")["campaign"]["job_budget_s"] == 150.0
+    assert job_config(budget, "mit_example1", "milp_fs", "default") != job_config(plain, "mit_example1", "milp_fs", "default")
+
+
+@pytest.mark.parametrize(
+    "change, fragment",
+    [
+        ({"limits": {"job_budget_s": 0}}, "limits.job_budget_s: must be a positive number of seconds, got 0"),
+        ({"limits": {"job_budget_s": "fast"}}, "limits.job_budget_s: must be a positive number of seconds, got 'fast'"),
+        ({"methods": {"fisher": {"job_budget_s": -5}}}, "methods.fisher.job_budget_s: must be a positive number of seconds, got -5"),
+    ],
+)
+def test_a_budget_that_is_not_a_positive_number_is_a_config_error(change, fragment, write_config, root):
+    with pytest.raises(ConfigError, match=fragment.replace(".", r"\.")):
+        load_config(write_config(merge_config(BASE, change)), workdir=root)
+
+
+def test_a_milp_job_past_its_budget_ends_with_status_time_limit():
+    """A MILP-FS job (60 x 300, B = 20) given 0.02 s for its 4 fits stops each at 0.005 s: status time_limit."""
+    import numpy as np
+
+    from svmfs.protocol.select_job import run_select_job
+
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(60, 300)), np.tile([0, 1], 30)
+    X[y == 1, :5] += 0.8
+    fold = {"fold": 0, "train": list(range(40)), "test": list(range(40, 60))}
+    campaign = {"normalization": {"method": "zscore"}, "inner_cv": {"n_splits": 3}, "splits": {},
+                "final_classifier": {"linear": {"C": [1.0]}}, "job_budget_s": 0.02}  # fmt: skip
+    rec = run_select_job(X, y, fold, "milp_fs", {"method": "milp_fs", "grid": {"C": [1.0]}, "params": {"B": 20}}, campaign, 1)
+    assert rec["selector_params"]["time_limit"] == pytest.approx(0.005)
+    assert rec["status"] == "time_limit"
