@@ -20,7 +20,7 @@ SRC = ROOT / "src" / "svmfs"
 MAX_FUNCTION_LINES = 80
 MAX_MODULE_LINES = 500
 MAX_BENCHMARK_MODULES = 20
-MAX_RESULTS_LINES = 420
+MAX_RESULTS_LINES = 400
 MAX_README_LINES = 200
 
 #: a reference to the project's tracker or to a work session, in a docstring or comment
