@@ -67,7 +67,7 @@ def test_the_prefilter_enters_the_hash_of_the_jobs_it_affects_only(write_config,
     plain = load_config(write_config(BASE), workdir=root)
     own = load_config(write_config(merge_config(BASE, {"methods": {"fisher": {}, "svm_rfe": {"prefilter": {"method": "fisher", "keep": 10}}}})), workdir=root)
     wide = load_config(write_config(merge_config(BASE, {"prefilter": {"method": "fisher", "keep": 10},
-                                                        "methods": {"fisher": {"prefilter": None}, "svm_rfe": {}}})), workdir=root)  # fmt: skip
+                                                        "methods": {"fisher": {"prefilter": False}, "svm_rfe": {}}})), workdir=root)  # fmt: skip
     same = job_config(plain, "mit_example1", "fisher", "default")
     assert job_config(own, "mit_example1", "fisher", "default") == same
     assert "prefilter" not in job_config(wide, "mit_example1", "fisher", "default")["campaign"]

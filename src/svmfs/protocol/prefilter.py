@@ -1,5 +1,5 @@
 """A fold-local prefilter: ``prefilter: {method: fisher | variance | <registry filter>, keep: K}``, campaign-wide
-or per method (``methods.<m>.prefilter``, which wins; ``prefilter: null`` there turns the campaign's off).
+or per method (``methods.<m>.prefilter``, which wins; ``prefilter: false`` there turns the campaign's off).
 
 The K features a filter ranks best are kept before the method runs, as the microarray literature does before
 its expensive selectors (Guyon et al. 2002, section 5.2: "we pre-selected ... genes" by a correlation
@@ -28,7 +28,7 @@ PER_FEATURE = {"scores_": np.nan, "weights_": 0.0, "kernel_widths_": 0.0}
 
 
 def prefilter_of(config: dict, method_cfg: dict) -> dict | None:
-    """The prefilter a method's jobs run: ``methods.<m>.prefilter`` when the key is there (null: none), else
+    """The prefilter a method's jobs run: ``methods.<m>.prefilter`` when the key is there (false: none), else
     the campaign's ``prefilter``; None without one."""
     spec = method_cfg["prefilter"] if "prefilter" in method_cfg else config.get("prefilter")
     return dict(spec) if spec else None
