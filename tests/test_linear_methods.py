@@ -273,7 +273,7 @@ def test_c_ties_rule_picks_the_smallest_or_the_largest_best_c(make):
     assert cls(C_grid=grid, cv=3, **kw).fit(X, y).C_ == best[0]
     assert cls(C_grid=grid, cv=3, C_ties="smallest", **kw).fit(X, y).C_ == best[0]
     assert cls(C_grid=grid, cv=3, C_ties="largest", **kw).fit(X, y).C_ == best[-1]
-    with pytest.raises(ValueError, match="C_ties must be one of smallest, largest, got 'middle'"):
+    with pytest.raises(ValueError, match="The 'C_ties' parameter of .* must be a str among .*Got 'middle' instead"):
         cls(C_grid=grid, cv=3, C_ties="middle").fit(X, y)
 
 
@@ -312,5 +312,5 @@ def test_fs_svmcp_svm_rows_I_fits_step_1_on_the_previous_set_I_only():
     assert np.allclose(runs["I"].weights_[kept], second_I.coef_.ravel())
     assert np.allclose(runs["all"].weights_[kept], second_all.coef_.ravel())
     assert not np.allclose(second_I.coef_, second_all.coef_)
-    with pytest.raises(ValueError, match="svm_rows must be one of all, I, got 'none'"):
+    with pytest.raises(ValueError, match="The 'svm_rows' parameter of FSSVMCP must be a str among .*Got 'none' instead"):
         FSSVMCP(C_grid=[1.0], svm_rows="none").fit(X, y)

@@ -20,7 +20,6 @@ from __future__ import annotations
 from .schema import (  # noqa: F401
     ConfigError,
     NAME_RE,
-    POSITIVE_PARAMS,
     SCHEMA,
     validate_schema,
 )
@@ -80,7 +79,6 @@ from .validate import (  # noqa: F401
 __all__ = [
     "ConfigError",
     "NAME_RE",
-    "POSITIVE_PARAMS",
     "SCHEMA",
     "validate_schema",
     "check_config_files",

@@ -19,17 +19,31 @@ After ``fit``:
 from __future__ import annotations
 
 import time
+from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils import ClassifierTags
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 STATUSES = ("ok", "acceptable", "max_iter", "time_limit", "solver_error", "infeasible", "empty")
 """Solver outcomes a record may carry. ``acceptable`` is Ipopt's "solved to acceptable level"; ``empty``: the
 solver ended ``ok`` or ``acceptable`` but kept no feature (set by :meth:`BaseSelector.fit`, never by a method)."""
+
+# Building blocks of the selectors' ``_parameter_constraints`` (scikit-learn's ``sklearn.utils._param_validation``).
+#: A penalty, width, threshold or time: a real number > 0.
+POSITIVE = Interval(Real, 0, None, closed="neither")
+#: A number of features, iterations or nodes: an integer >= 1.
+COUNT = Interval(Integral, 1, None, closed="left")
+#: A number of cross-validation folds: an integer >= 2.
+FOLDS = Interval(Integral, 2, None, closed="left")
+#: A fraction of the features removed per elimination step, in (0, 1), or SPIDER's ``"halve"``.
+RFE_STEP = [Interval(Real, 0, 1, closed="neither"), StrOptions({"halve"})]
+#: The number of features below which elimination goes one feature at a time: an integer >= 0.
+SWITCH_AT = Interval(Integral, 0, None, closed="left")
 
 
 class BaseSelector(SelectorMixin, BaseEstimator):
@@ -41,8 +55,12 @@ class BaseSelector(SelectorMixin, BaseEstimator):
     #: another quantity read off one fit (iFSA's alignment fraction) sets False and overrides
     #: :meth:`support_for_size`, which then receives the grid's values unchanged.
     truncation_is_size: bool = True
+    #: The parameters' valid values (scikit-learn's ``_parameter_constraints``), checked by ``fit`` and, before
+    #: any job runs, by the config validator (:func:`svmfs.methods.validation.check_params`).
+    _parameter_constraints: dict = {}
 
     def fit(self, X, y):
+        self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
         check_classification_targets(y)
         self.classes_ = np.unique(y)

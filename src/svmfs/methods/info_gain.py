@@ -7,9 +7,12 @@ few distinct values gets fewer bins).
 
 from __future__ import annotations
 
-import numpy as np
+from numbers import Integral
 
-from .base import BaseSelector, ranking_from_scores
+import numpy as np
+from sklearn.utils._param_validation import Interval
+
+from .base import COUNT, BaseSelector, ranking_from_scores
 from .correlation import filter_support
 
 
@@ -78,13 +81,13 @@ class InfoGain(BaseSelector):
 
     ranks_all_features = True
 
+    _parameter_constraints = {"n_features_to_select": [COUNT, None], "n_bins": [Interval(Integral, 2, None, closed="left")]}
+
     def __init__(self, n_features_to_select: int | None = None, n_bins: int = 10):
         self.n_features_to_select = n_features_to_select
         self.n_bins = n_bins
 
     def _fit(self, X, y):
-        if int(self.n_bins) < 2:
-            raise ValueError(f"n_bins must be >= 2, got {self.n_bins}")
         self.scores_ = information_gain(X, y, int(self.n_bins))
         self.ranking_ = ranking_from_scores(self.scores_)
         self.support_ = filter_support(self.scores_, self.ranking_, self.n_features_to_select)

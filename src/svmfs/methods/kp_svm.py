@@ -53,9 +53,12 @@ method keeps an isotropic final SVM.)
 
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 from sklearn import config_context
 from sklearn.svm import SVC
+from sklearn.utils._param_validation import Interval, StrOptions
 
 try:  # private libsvm binding of scikit-learn (see methods/svm_rfe.py, "Per-step overhead")
     from sklearn.svm import _libsvm
@@ -64,7 +67,7 @@ except ImportError:  # pragma: no cover - a future scikit-learn
 
 from ..solvers.anisotropic import kp_gradient, kp_kernel, penalty, w2
 from ..solvers.mmfs_nlp import isotropic_cv
-from .base import BaseSelector
+from .base import COUNT, FOLDS, POSITIVE, BaseSelector
 
 #: Section 5.2's sigma grid; v0 = 1 / sigma, i.e. isotropic sklearn gamma = 1 / (2 sigma^2).
 SIGMA_GRID = [0.1, 0.5, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20, 100]
@@ -140,6 +143,22 @@ class KPSVM(BaseSelector):
     [0, 1]
     """
 
+    _parameter_constraints = {
+        "C": [POSITIVE, None],
+        "C2": [POSITIVE],
+        "v0": [POSITIVE, None],
+        "step": [POSITIVE],
+        "step_scale": [StrOptions({"absolute", "relative", "shrink"})],
+        "beta": [POSITIVE],
+        "eps": [POSITIVE, None],
+        "v_max": [POSITIVE, None],
+        "tol": [POSITIVE],
+        "max_iter": [COUNT],
+        "n_folds": [FOLDS],
+        "random_state": ["random_state"],
+        "iterations": [Interval(Real, 1, None, closed="left"), None],  # t of Algorithm 1's stop
+    }
+
     def __init__(
         self, C=None, C2=1.0, v0=None, step=0.25, step_scale="shrink", beta=5.0, eps=None, v_max=None, tol=1e-3,
         max_iter=200, n_folds=5, random_state=0, iterations=None,
@@ -170,8 +189,6 @@ class KPSVM(BaseSelector):
 
     def _fit(self, X, y):
         C, v0 = self._start(X, y)
-        if self.iterations is not None and int(self.iterations) < 1:
-            raise ValueError(f"KPSVM: iterations must be a positive number of iterations t or None, got {self.iterations!r}")
         cap = self.max_iter if self.iterations is None else min(self.max_iter, int(self.iterations))
         run = kp_path(
             X, y, C=C, C2=self.C2, v0=v0, step=self.step, step_scale=self.step_scale, beta=self.beta,

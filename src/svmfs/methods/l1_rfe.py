@@ -6,7 +6,7 @@ import numpy as np
 
 from ..solvers.l1_svm_path import l1_svm_lp
 from ..solvers.linear_programs import support_of
-from .base import BaseSelector
+from .base import COUNT, POSITIVE, RFE_STEP, SWITCH_AT, BaseSelector
 from .svm_rfe import SVMRFE
 
 
@@ -53,6 +53,14 @@ class L1RFE(BaseSelector):
     """
 
     ranks_all_features = True
+
+    _parameter_constraints = {
+        "C": [POSITIVE],
+        "n_features_to_select": [COUNT, None],
+        "threshold": [POSITIVE],
+        "step": RFE_STEP,
+        "switch_at": [SWITCH_AT],
+    }
 
     def __init__(self, C=1.0, n_features_to_select=None, threshold=1e-2, step=0.1, switch_at=100):
         self.C = C

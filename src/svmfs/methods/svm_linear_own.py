@@ -7,7 +7,9 @@ SVM is :class:`svmfs.methods.no_selection.NoSelection`.)
 
 from __future__ import annotations
 
-from .base import LinearModelSelector
+from sklearn.utils._param_validation import StrOptions
+
+from .base import COUNT, FOLDS, LinearModelSelector
 from .fs_svmcp import C_TIE_RULES, DEFAULT_C_GRID, _tuned_svm
 
 
@@ -18,7 +20,13 @@ class LinearSVMAllFeatures(LinearModelSelector):
     feature the SVM gives no weight (a column constant at zero on the training side) is not counted:
     Tables 1-2's ||w*||_0 (ionosphere 33.0 of 34 columns)."""
 
-    param_choices = {"C_ties": C_TIE_RULES}
+    _parameter_constraints = {
+        "C_grid": ["array-like"],
+        "cv": [FOLDS],
+        "svm_max_iter": [COUNT],
+        "random_state": ["random_state"],
+        "C_ties": [StrOptions(set(C_TIE_RULES))],
+    }
 
     def __init__(self, C_grid=DEFAULT_C_GRID, cv=5, svm_max_iter=10000, random_state=0, C_ties="smallest"):
         self.C_grid = C_grid

@@ -17,6 +17,10 @@ docs/methods/svm_rfe.md.
 
 from __future__ import annotations
 
+from numbers import Integral
+
+from sklearn.utils._param_validation import Interval, StrOptions
+
 import math
 
 import numpy as np
@@ -29,7 +33,7 @@ except ImportError:  # pragma: no cover - a future scikit-learn
     _libsvm = None
 
 from ..solvers.smo import smo
-from .base import BaseSelector, support_from_ranking
+from .base import COUNT, POSITIVE, RFE_STEP, SWITCH_AT, BaseSelector, support_from_ranking
 
 
 def rfe_schedule(n_features: int, step: float | str, switch_at: int) -> list[int]:
@@ -122,6 +126,15 @@ class SVMRFE(BaseSelector):
 
     ranks_all_features = True
 
+    _parameter_constraints = {
+        "C": [POSITIVE],
+        "n_features_to_select": [COUNT, None],
+        "step": RFE_STEP,
+        "switch_at": [SWITCH_AT],
+        "max_iter": [Interval(Integral, -1, None, closed="left")],  # libsvm's iteration cap; -1: none
+        "solver": [StrOptions({"auto", "kernel", "active_set", "warm", "liblinear"})],
+    }
+
     def __init__(self, C=1.0, n_features_to_select=None, step=0.1, switch_at=100, max_iter=10000, solver="auto"):
         self.C = C
         self.n_features_to_select = n_features_to_select
@@ -134,9 +147,6 @@ class SVMRFE(BaseSelector):
         solver = self.solver if self.solver != "auto" else ("kernel" if X.shape[0] <= 5000 else "liblinear")
         routes = {"kernel": _KernelWeights, "active_set": _ActiveSetWeights, "warm": _WarmKernelWeights,
                   "liblinear": _LiblinearWeights}  # fmt: skip
-        if solver not in routes:
-            raise ValueError(
-                f"solver must be 'auto', 'kernel', 'active_set', 'warm' or 'liblinear', got {self.solver!r}")
         weights = routes[solver](X, y, self.C, self.max_iter)
         p = X.shape[1]
         ranking = np.zeros(p, dtype=np.int64)
