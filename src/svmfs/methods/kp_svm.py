@@ -60,11 +60,7 @@ from sklearn import config_context
 from sklearn.svm import SVC
 from sklearn.utils._param_validation import Interval, StrOptions
 
-try:  # private libsvm binding of scikit-learn (see methods/svm_rfe.py, "Per-step overhead")
-    from sklearn.svm import _libsvm
-except ImportError:  # pragma: no cover - a future scikit-learn
-    _libsvm = None
-
+from ..solvers import libsvm
 from ..solvers.anisotropic import kp_gradient, kp_kernel, penalty, w2
 from ..solvers.mmfs_nlp import isotropic_cv
 from .base import COUNT, FOLDS, POSITIVE, BaseSelector
@@ -151,7 +147,7 @@ class KPSVM(BaseSelector):
         "step_scale": [StrOptions({"absolute", "relative", "shrink"})],
         "beta": [POSITIVE],
         "eps": [POSITIVE, None],
-        "v_max": [POSITIVE, None],
+        "v_max": [Interval(Real, 0, None, closed="right"), None],  # inf: no cap
         "tol": [POSITIVE],
         "max_iter": [COUNT],
         "n_folds": [FOLDS],
@@ -291,22 +287,17 @@ class _Dual:
         self.C = float(C)
         self.classes = np.unique(self.y)
         self.y01 = (self.y == self.classes[-1]).astype(np.float64)  # index into classes_
-        self.direct = _libsvm is not None and self.classes.size == 2
+        self.direct = libsvm.AVAILABLE and self.classes.size == 2
         self.n_svc = 0
 
     def __call__(self, K):
         c = np.zeros(self.y.size)
         if self.direct and self.n_svc:
             try:
-                _libsvm.set_verbosity_wrap(0)
-                support, _, _, dual_coef, *_ = _libsvm.fit(
-                    np.ascontiguousarray(K, dtype=np.float64), self.y01, svm_type=0, kernel="precomputed",
-                    degree=3, gamma=0.0, coef0=0.0, tol=1e-3, C=self.C, nu=0.0, epsilon=0.0,
-                    class_weight=np.ones(2), sample_weight=np.empty(0), shrinking=1, probability=0,
-                    cache_size=200.0, max_iter=-1, random_seed=0)  # fmt: skip
+                support, _, _, dual_coef, *_ = libsvm.precomputed_fit(K, self.y01, self.C, tol=1e-3)
                 c[support] = -dual_coef.ravel()  # SVC negates dual_coef_ for two classes
                 return c
-            except (TypeError, ValueError, AttributeError):  # the private API changed: public route
+            except libsvm.API_ERRORS:  # the private API changed: public route
                 self.direct = False
         with config_context(assume_finite=self.n_svc > 0, skip_parameter_validation=self.n_svc > 0):
             svc = SVC(C=self.C, kernel="precomputed").fit(K, self.y)
@@ -328,28 +319,22 @@ def _isotropic_cv(X, y, C_grid, gamma_grid, n_folds=5, random_state=0):
     y = np.asarray(y)
     classes, counts = np.unique(y, return_counts=True)
     folds = int(min(n_folds, counts.min()))
-    if _libsvm is None or classes.size != 2 or folds < 2:
+    if not libsvm.AVAILABLE or classes.size != 2 or folds < 2:
         return isotropic_cv(X, y, C_grid, gamma_grid, n_folds, random_state)
     y01 = (y == classes[1]).astype(np.float64)
     D = sq_dists(X)
     splits = list(StratifiedKFold(folds, shuffle=True, random_state=random_state).split(X, y))
     acc = np.zeros((len(C_grid), len(gamma_grid)))
     try:
-        _libsvm.set_verbosity_wrap(0)
         for b, g in enumerate(gamma_grid):
             K = np.exp(-g * D)
             for tr, va in splits:
                 Ktr, Kva = np.ascontiguousarray(K[np.ix_(tr, tr)]), np.ascontiguousarray(K[np.ix_(va, tr)])
                 for a, C in enumerate(C_grid):
-                    support, sv, n_sv, coef, intercept, prob_a, prob_b, *_ = _libsvm.fit(
-                        Ktr, y01[tr], svm_type=0, kernel="precomputed", degree=3, gamma=0.0, coef0=0.0, tol=1e-3,
-                        C=float(C), nu=0.0, epsilon=0.0, class_weight=np.ones(2), sample_weight=np.empty(0),
-                        shrinking=1, probability=0, cache_size=200.0, max_iter=-1, random_seed=0)  # fmt: skip
-                    pred = _libsvm.predict(
-                        Kva, support, sv, n_sv, coef, intercept, prob_a, prob_b, svm_type=0, kernel="precomputed",
-                        degree=3, coef0=0.0, gamma=0.0, cache_size=200.0)  # fmt: skip
+                    model = libsvm.precomputed_fit(Ktr, y01[tr], C, tol=1e-3)
+                    pred = libsvm.precomputed_predict(Kva, model)
                     acc[a, b] += np.mean(classes.take(np.asarray(pred, dtype=np.intp)) == y[va]) / folds
-    except (TypeError, ValueError, AttributeError):  # the private API changed: public route
+    except libsvm.API_ERRORS:  # the private API changed: public route
         return isotropic_cv(X, y, C_grid, gamma_grid, n_folds, random_state)
     a, b = np.unravel_index(np.argmax(acc), acc.shape)  # first maximum in C-major order
     return float(C_grid[a]), float(gamma_grid[b]), float(acc[a, b])

@@ -17,21 +17,15 @@ docs/methods/svm_rfe.md.
 
 from __future__ import annotations
 
-from numbers import Integral
-
-from sklearn.utils._param_validation import Interval, StrOptions
-
 import math
+from numbers import Integral
 
 import numpy as np
 from sklearn import config_context
 from sklearn.svm import SVC, LinearSVC
+from sklearn.utils._param_validation import Interval, StrOptions
 
-try:  # private libsvm binding of scikit-learn: see "Per-step overhead" above
-    from sklearn.svm import _libsvm
-except ImportError:  # pragma: no cover - a future scikit-learn
-    _libsvm = None
-
+from ..solvers import libsvm
 from ..solvers.smo import smo
 from .base import COUNT, POSITIVE, RFE_STEP, SWITCH_AT, BaseSelector, support_from_ranking
 
@@ -252,7 +246,7 @@ class _KernelWeights:
         self.norm_max = float(self.norms.max(initial=0.0))
         self.abs_ref, self.coef_ref, self.ref_norm = np.zeros(X.shape[1]), None, 0.0  # |w| = |XT[:m] @ coef_ref|
         self.n_full = self.n_pruned = 0
-        self.direct = _libsvm is not None
+        self.direct = libsvm.AVAILABLE
         self.y01 = (y > 0).astype(np.float64)  # SVC's label encoding: index into classes_ = [-1, 1]
         self.fits = {"libsvm": 0, "SVC": 0}
         self.tol = 1e-3  # libsvm's stopping tolerance, SVC's default
@@ -313,15 +307,10 @@ class _KernelWeights:
         """Support indices and alpha_i y_i of the C-SVC on the precomputed kernel self.K."""
         if self.direct and self.fits["SVC"]:  # the first fit goes through SVC: parameter validation
             try:
-                _libsvm.set_verbosity_wrap(0)
-                support, _, _, dual_coef, *_ = _libsvm.fit(
-                    self.K, self.y01, svm_type=0, kernel="precomputed", degree=3, gamma=0.0, coef0=0.0,
-                    tol=self.tol, C=float(self.C), nu=0.0, epsilon=0.0, class_weight=np.ones(2),
-                    sample_weight=np.empty(0), shrinking=1, probability=0, cache_size=200.0, max_iter=-1,
-                    random_seed=0)  # fmt: skip
+                support, _, _, dual_coef, *_ = libsvm.precomputed_fit(self.K, self.y01, self.C, tol=self.tol)
                 self.fits["libsvm"] += 1
                 return support, -dual_coef  # SVC negates dual_coef_ for two classes
-            except (TypeError, ValueError, AttributeError):  # the private API changed: public route
+            except libsvm.API_ERRORS:  # the private API changed: public route
                 self.direct = False
         svc = SVC(kernel="precomputed", C=self.C, tol=self.tol).fit(self.K, self.y)
         self.fits["SVC"] += 1

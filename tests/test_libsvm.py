@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from sklearn.svm import SVC
 
-from svmfs.protocol import libsvm_direct
-from svmfs.protocol.libsvm_direct import svc_fit_predict
+from svmfs.solvers import libsvm as libsvm_direct
+from svmfs.solvers.libsvm import svc_fit_predict
 
 
 def _data(seed, n=60, p=7, labels=(-1, 1)):
