@@ -46,7 +46,7 @@ BAD_CONFIGS = [
     ({"datasets": {"nope": {}}}, "datasets.nope: unknown dataset 'nope'"),
     ({"methods": {"nope": {}}}, "methods.nope: unknown method 'nope'"),
     ({"methods": {"fs_svmcp": {"params": {"lp_solver": "cplex"}}}}, "methods.fs_svmcp.params.lp_solver: The 'lp_solver' parameter of FSSVMCP must be a str among"),
-    ({"methods": {"svm_linear_own": {"final": "own", "params": {"C_ties": "middle"}}}}, "methods.svm_linear_own.params.C_ties: The 'C_ties' parameter of LinearSVMAllFeatures must be a str among"),
+    ({"methods": {"svm_linear": {"method": "liblinear_svm", "final": "own", "params": {"C_ties": "middle"}}}}, "methods.svm_linear.params.C_ties: The 'C_ties' parameter of LinearSVMAllFeatures must be a str among"),
     ({"methods": {"l1_svm": {"params": {"refit_selected": "yes"}}}}, "methods.l1_svm.params.refit_selected: The 'refit_selected' parameter of L1SVM must be an instance of 'bool'"),
     ({"methods": {"../fisher": {}}}, "methods: '../fisher' does not match"),
     ({"methods": {"fisher": {"grid": {"n_features_to_select": []}}}}, "methods.fisher.grid.n_features_to_select: [] should be non-empty"),

@@ -145,8 +145,13 @@ def own_linear_svm(X: np.ndarray, y_pm: np.ndarray, keep: np.ndarray, C: float) 
 
 
 class OwnSVMAtSize(LinearModelSelector):
-    """A ranking selector scored by the linear SVM its elimination ends with: ``weights_`` and ``intercept_``
-    are :func:`own_linear_svm` with the selector's ``C`` on ``support_``.
+    """A ranking selector whose own hyperplane (final classifier ``own``) is the linear SVM its elimination ends
+    with: :func:`own_linear_svm` with the selector's ``C`` on ``support_``, fitted on the rows ``fit`` was given.
+
+    It is solved when first scored (:meth:`own_decision`), so a fit scored by another final classifier solves
+    nothing more; from then ``weights_`` and ``intercept_`` are that hyperplane (``weights_`` is, until then, the
+    selector's own weights: the first SVM's of the elimination). A subclass's ``_fit`` ends with
+    :meth:`_keep_rows`.
 
     That hyperplane belongs to one size, so the tuner cannot score other sizes of the truncation grid with it;
     :meth:`own_at_size` gives, from the same fit, the selector that ``n_features_to_select = k`` would have
@@ -154,8 +159,18 @@ class OwnSVMAtSize(LinearModelSelector):
     its grid with that (``svmfs.protocol.tuning.size_candidates``).
     """
 
-    def _solve_own(self, X: np.ndarray, y_pm: np.ndarray) -> None:
-        self.weights_, self.intercept_ = own_linear_svm(X, y_pm, self.support_, self.C)
+    def _keep_rows(self, X: np.ndarray, y_pm: np.ndarray) -> None:
+        """Keep (a reference to) the fit's rows, for the own hyperplane when it is first scored."""
+        self._own_rows = (X, y_pm)
+
+    def own_decision(self, X) -> np.ndarray:
+        """w.x + b of the linear SVM on ``support_`` (solved now if not yet) on the rows of X (all features)."""
+        rows = getattr(self, "_own_rows", None)
+        if rows is not None:
+            check_is_fitted(self, "support_")
+            self.weights_, self.intercept_ = own_linear_svm(rows[0], rows[1], self.support_, self.C)
+            self._own_rows = None
+        return super().own_decision(X)
 
     def own_at_size(self, k, X, y):
         """A copy of this fitted selector with the selection of size ``k`` (:meth:`support_for_size`) and the
@@ -170,6 +185,7 @@ class OwnSVMAtSize(LinearModelSelector):
         other.n_features_to_select = None if k is None else int(k)
         other.support_ = np.asarray(self.support_for_size(k), dtype=bool)
         other.weights_, other.intercept_ = own_linear_svm(X, y_pm, other.support_, self.C)
+        other._own_rows = None
         return other
 
 

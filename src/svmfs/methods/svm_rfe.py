@@ -27,7 +27,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from ..solvers import libsvm
 from ..solvers.smo import smo
-from .base import COUNT, POSITIVE, RFE_STEP, SWITCH_AT, BaseSelector, support_from_ranking
+from .base import COUNT, POSITIVE, RFE_STEP, SWITCH_AT, OwnSVMAtSize, support_from_ranking
 
 
 def rfe_schedule(n_features: int, step: float | str, switch_at: int) -> list[int]:
@@ -60,7 +60,7 @@ def rfe_schedule(n_features: int, step: float | str, switch_at: int) -> list[int
     return removals
 
 
-class SVMRFE(BaseSelector):
+class SVMRFE(OwnSVMAtSize):
     """Recursive feature elimination by |w_j| of a linear SVM (MIT 9.520 project, sections 2.2-2.5).
 
     The ranking criterion is r_min = argmin_i |w_i| (section 2.4); the schedule is section 2.5's
@@ -94,7 +94,12 @@ class SVMRFE(BaseSelector):
     support_ : ndarray of bool
         The ``n_features_to_select`` best ranked features.
     weights_ : ndarray of shape (n_features,)
-        w of the first SVM, on all features.
+        w of the first SVM, on all features; once the final classifier ``own`` scores the fit, w of the
+        linear SVM with this ``C`` on the selected features (0 elsewhere): the machine RFE-SVM determines
+        at that size (Rinaldi & Sciandrone 2010, sec. 5.3, Tables 3-4; MIT 9.520 project, sec. 4.1).
+    intercept_ : float
+        b of that SVM, set when ``own`` scores the fit
+        (:class:`~svmfs.methods.base.OwnSVMAtSize`).
     n_iter_ : int
         Elimination steps.
     kkt_violation_ : float
@@ -181,6 +186,7 @@ class SVMRFE(BaseSelector):
         self.ranking_ = ranking
         self.n_iter_ = iters
         self.support_ = support_from_ranking(ranking, self.n_features_to_select)
+        self._keep_rows(X, y)
 
 
 def _smallest(w, idx, n_remove, tie=0.0):

@@ -1,8 +1,9 @@
 """Rinaldi & Sciandrone's (2010) "standard linear SVM classifier (SVM)" of Tables 1-2 as the paper measures
 it: the SVM (14) on all features (FS-SVMCP's step 1 on W = R^n, C by k-fold CV on the training set,
-section 2), scored by its own hyperplane H(w*, b*) (final ``own``), its feature count ||w*||_0: the
-features with w*_j != 0. (The baseline that keeps every column and leaves the classifier to the final
-SVM is :class:`svmfs.methods.no_selection.NoSelection`.)
+section 2), scored by its own hyperplane H(w*, b*) (a campaign's ``final: own``), its feature count ||w*||_0: the
+features with w*_j != 0. The baseline that keeps every column and leaves the classifier to the final
+SVM is :class:`svmfs.methods.no_selection.NoSelection`; it is not this class, whose selection (w*_j != 0)
+can drop a column and whose SVM is solved, C by CV, inside ``fit``.
 """
 
 from __future__ import annotations
