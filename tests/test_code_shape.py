@@ -129,12 +129,10 @@ def test_no_commit_sha_in_the_readmes():
     assert found == {}
 
 
-@pytest.mark.xfail(strict=False, reason=f"one libsvm wrapper under solvers/: {LANDS_LATER}")
 def test_one_libsvm_call_site():
     assert len(libsvm_sites(_py_files(SRC, ROOT / "scripts"))) <= 1
 
 
-@pytest.mark.xfail(strict=False, reason=f"the *_own methods become a final-classifier option: {LANDS_LATER}")
 def test_no_own_module():
     assert sorted(p.name for p in (SRC / "methods").glob("*_own.py")) == []
 

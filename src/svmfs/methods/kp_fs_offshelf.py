@@ -44,13 +44,14 @@ variables of all features tend to zero"), so this module keeps (15) as printed.
 from __future__ import annotations
 
 import time
+from numbers import Real
 
 import numpy as np
 from sklearn.svm import SVC
+from sklearn.utils._param_validation import Interval
 
-from ..solvers.mmfs_nlp import (
-    PAPER_C_GRID, PAPER_GAMMA_GRID, KPWidthProblem, aniso_kernel, isotropic_cv, solve_kp_widths,
-)
+from ..solvers.kp_widths import KPWidthProblem, solve_kp_widths
+from ..solvers.mmfs_nlp import PAPER_C_GRID, PAPER_GAMMA_GRID, aniso_kernel, isotropic_cv
 from .base import COUNT, FOLDS, POSITIVE, BaseSelector, ranking_from_scores
 
 
@@ -126,7 +127,7 @@ class KPFSOffShelf(BaseSelector):
         "max_alternations": [COUNT],
         "n_starts": [COUNT],
         "threshold": [POSITIVE],
-        "tol_v": [POSITIVE],
+        "tol_v": [Interval(Real, None, None, closed="neither")],  # < 0: both stopping tests off
         "max_iter": [COUNT],
         "time_limit": [POSITIVE, None],
         "random_state": ["random_state"],

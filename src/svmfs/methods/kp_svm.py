@@ -148,7 +148,7 @@ class KPSVM(BaseSelector):
         "beta": [POSITIVE],
         "eps": [POSITIVE, None],
         "v_max": [Interval(Real, 0, None, closed="right"), None],  # inf: no cap
-        "tol": [POSITIVE],
+        "tol": [Interval(Real, 0, None, closed="left")],  # 0: run to max_iter
         "max_iter": [COUNT],
         "n_folds": [FOLDS],
         "random_state": ["random_state"],
