@@ -54,7 +54,7 @@ def test_a_size_grid_is_refused_only_for_an_own_hyperplane_that_cannot_be_solved
             "splits": {"kind": "stratified_kfold", "n_splits": 3}}  # fmt: skip
     grid = {"C": [1.0], "n_features_to_select": [2, 4]}
     ok = {**base, "methods": {"rfe_own": {"method": "svm_rfe", "final": "own", "grid": grid},
-                              "l1_rfe_own": {"method": "l1_rfe", "final": "own", "grid": grid}}}  # fmt: skip
+                              "l1_own": {"method": "l1_rfe", "final": "own", "grid": grid}}}  # fmt: skip
     assert load_config(write_config(ok), workdir=root)["methods"]["rfe_own"]["grid"] == grid
     monkeypatch.setitem(registry.METHODS, "linear_sized", replace(get_method("liblinear_svm"), truncation="n_features_to_select"))
     bad = {**base, "methods": {"rfe_own": {"method": "linear_sized", "final": "own", "grid": {"C": [1.0], "n_features_to_select": [2, 4]}}}}
