@@ -141,16 +141,16 @@ def warm_smo(X, y, label: str, repeat: int) -> list[dict]:
     from svmfs.methods.svm_rfe import SVMRFE
 
     def fit(solver, rep=repeat, **route_kwargs):
-        route = getattr(module, "_WarmKernelWeights", None)
+        route = getattr(module, "WarmKernelWeights", None)
         if route_kwargs and route is None:
             return None
         if route_kwargs:
-            module._WarmKernelWeights = partial(route, **route_kwargs)
+            module.WarmKernelWeights = partial(route, **route_kwargs)
         try:
             return best_of(lambda: SVMRFE(C=C, switch_at=10**6, solver=solver).fit(X, y), rep)
         finally:
             if route_kwargs:
-                module._WarmKernelWeights = route
+                module.WarmKernelWeights = route
 
     t_k, k = fit("kernel")
     t_w, w = fit("warm")

@@ -11,7 +11,7 @@ from svmfs.methods.registry import METHODS
 #: Registry entry -> constructor arguments that make the checks' fits cheap (small iteration and time limits,
 #: small inner grids); the class's contract is the same at any value of them.
 CHEAP = {
-    "svm_linear_own": {"C_grid": [1.0], "cv": 2},
+    "liblinear_svm": {"C_grid": [1.0], "cv": 2},
     "svm_rfe": {"max_iter": 200},
     "fsv": {"max_iter": 5},
     "fs_svmcp": {"C_grid": [1.0], "cv": 2, "max_iter": 5},

@@ -255,5 +255,5 @@ def test_kp_svm_iterations_t_is_the_model_after_t_steps():
     assert cut.diagnostics_["v_change"] == full.diagnostics_["v_change"][:4]
     ruled = KPSVM(**WESTON_KP).fit(X, y)
     assert np.array_equal(KPSVM(**WESTON_KP, iterations=10_000).fit(X, y).weights_, ruled.weights_)
-    with pytest.raises(ValueError, match="iterations must be a positive"):
+    with pytest.raises(ValueError, match="The 'iterations' parameter of KPSVM must be a float in the range \\[1.0, inf\\) or None"):
         KPSVM(**WESTON_KP, iterations=0).fit(X, y)

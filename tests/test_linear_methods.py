@@ -231,7 +231,7 @@ def test_linear_svm_all_features_counts_nonzero_weights_as_rinaldi_tables_1_2():
     from sklearn.model_selection import StratifiedKFold
     from sklearn.svm import LinearSVC
 
-    from svmfs.methods.svm_linear_own import LinearSVMAllFeatures
+    from svmfs.methods.liblinear_svm import LinearSVMAllFeatures
     from svmfs.protocol.select_job import run_select_job
 
     X, y, _ = mit_example1(n=60, p=12, k0=3, rho=0.2, seed=4)
@@ -244,13 +244,13 @@ def test_linear_svm_all_features_counts_nonzero_weights_as_rinaldi_tables_1_2():
     train, test = next(StratifiedKFold(4, shuffle=True, random_state=0).split(X, y))
     fold = {"fold": 0, "train": train.tolist(), "test": test.tolist()}
     camp = {"normalization": {"method": "none"}, "inner_cv": {"n_splits": 3}, "final_classifier": {}}
-    rec = run_select_job(X, y, fold, "svm_linear", {"method": "svm_linear_own", "params": {"C_grid": [0.1, 1.0, 10.0]}}, camp, seed=1)
+    rec = run_select_job(X, y, fold, "svm_linear", {"method": "liblinear_svm", "final": "own", "params": {"C_grid": [0.1, 1.0, 10.0]}}, camp, seed=1)
     assert rec["n_selected"] == 11 and 5 not in rec["selected"]
     base = run_select_job(X, y, fold, "svm_linear", {}, {**camp, "final_classifier": {"linear": {"C": [1.0]}}}, seed=1)
     assert base["n_selected"] == 12
 
 
-@pytest.mark.parametrize("make", ["fs_svmcp", "svm_linear_own"])
+@pytest.mark.parametrize("make", ["fs_svmcp", "liblinear_svm"])
 def test_c_ties_rule_picks_the_smallest_or_the_largest_best_c(make):
     """Sheet row R13 (Rinaldi & Sciandrone, section 2: "The value of C which gives the lowest cross-validation
     error rate is selected", no tie rule): ``C_ties`` chooses among the C values whose CV accuracy ties for
@@ -259,7 +259,7 @@ def test_c_ties_rule_picks_the_smallest_or_the_largest_best_c(make):
     from sklearn.model_selection import StratifiedKFold, cross_val_score
     from sklearn.svm import LinearSVC
 
-    from svmfs.methods.svm_linear_own import LinearSVMAllFeatures
+    from svmfs.methods.liblinear_svm import LinearSVMAllFeatures
 
     X, y, _ = mit_example1(n=40, p=6, k0=2, rho=0.0, seed=3)
     grid = [0.001, 0.01, 0.1, 1.0, 10.0, 100.0]
@@ -273,7 +273,7 @@ def test_c_ties_rule_picks_the_smallest_or_the_largest_best_c(make):
     assert cls(C_grid=grid, cv=3, **kw).fit(X, y).C_ == best[0]
     assert cls(C_grid=grid, cv=3, C_ties="smallest", **kw).fit(X, y).C_ == best[0]
     assert cls(C_grid=grid, cv=3, C_ties="largest", **kw).fit(X, y).C_ == best[-1]
-    with pytest.raises(ValueError, match="C_ties must be one of smallest, largest, got 'middle'"):
+    with pytest.raises(ValueError, match="The 'C_ties' parameter of .* must be a str among .*Got 'middle' instead"):
         cls(C_grid=grid, cv=3, C_ties="middle").fit(X, y)
 
 
@@ -312,5 +312,5 @@ def test_fs_svmcp_svm_rows_I_fits_step_1_on_the_previous_set_I_only():
     assert np.allclose(runs["I"].weights_[kept], second_I.coef_.ravel())
     assert np.allclose(runs["all"].weights_[kept], second_all.coef_.ravel())
     assert not np.allclose(second_I.coef_, second_all.coef_)
-    with pytest.raises(ValueError, match="svm_rows must be one of all, I, got 'none'"):
+    with pytest.raises(ValueError, match="The 'svm_rows' parameter of FSSVMCP must be a str among .*Got 'none' instead"):
         FSSVMCP(C_grid=[1.0], svm_rows="none").fit(X, y)

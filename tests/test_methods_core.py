@@ -55,7 +55,7 @@ def test_svm_rfe_kernel_downdate_equals_recomputing():
 
 def test_svm_rfe_direct_libsvm_call_agrees_with_svc_fallback(monkeypatch):
     """The kernel route's private libsvm call is in use and gives SVC.fit's ranking and weights bit for bit."""
-    import svmfs.methods.svm_rfe as mod
+    import svmfs.solvers.libsvm as mod
 
     X, y, _ = mit_example1(n=40, p=60, k0=5, rho=0.3, seed=2)
     fast = SVMRFE(C=0.5, step=0.2, switch_at=20, solver="kernel").fit(X, y)

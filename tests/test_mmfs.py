@@ -16,7 +16,8 @@ from svmfs.data.synthetic import weston_nonlinear
 from svmfs.methods.kp_fs_offshelf import KPFSOffShelf
 from svmfs.methods.mm_fs import MMFS
 from svmfs.solvers.anisotropic import aniso_kernel, pair_sqdiff_sums
-from svmfs.solvers.mmfs_nlp import KPWidthProblem, MMFSProblem, solve_mmfs, svc_start
+from svmfs.solvers.kp_widths import KPWidthProblem
+from svmfs.solvers.mmfs_nlp import MMFSProblem, solve_mmfs, svc_start
 from svmfs.solvers.mmfs_pyomo import iterations_from_log, solve_mmfs_pyomo, status_from
 
 
@@ -88,7 +89,7 @@ class _KPWidthProblemAsBefore(KPWidthProblem):
 
 def test_kp_widths_with_kept_values_take_ipopts_path_bit_for_bit(monkeypatch):
     # a start where the widths collapse to 0 and Ipopt's line search asks for the same point many times
-    import svmfs.solvers.mmfs_nlp as nlp
+    import svmfs.solvers.kp_widths as nlp
     from sklearn.svm import SVC
 
     X, y = _wdbc(150, 8, seed=5)
@@ -106,7 +107,7 @@ def test_kp_widths_with_kept_values_take_ipopts_path_bit_for_bit(monkeypatch):
 def test_kp_fs_offshelf_solves_a_repeated_start_once_with_the_same_fit(monkeypatch):
     # once the widths collapse to v <= 0, the multistart's v * U(0, 2) all clip to v = 0: one Ipopt run, not three
     # (tol_v < 0 turns off both stopping tests, the collapse's included, so that rounds run after the collapse)
-    import svmfs.solvers.mmfs_nlp as nlp
+    import svmfs.solvers.kp_widths as nlp
 
     X, y = _wdbc(100, 8, seed=2)
     runs, solve = [], nlp.ipopt_solve

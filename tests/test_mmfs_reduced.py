@@ -126,7 +126,7 @@ def test_reduced_route_refuses_p_below_one_and_bad_routes():
     X, y = _wdbc(30, 4)
     with pytest.raises(ValueError, match="p >= 1"):
         MMFS(C2=0.3, C=1.0, gamma_ini=0.1, p=0.5, route="reduced").fit(X, y)
-    with pytest.raises(ValueError, match="route must be one of"):
+    with pytest.raises(ValueError, match="The 'route' parameter of MMFS must be a str among"):
         MMFS(route="bogus").fit(X, y)
 
 

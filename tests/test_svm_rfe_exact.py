@@ -10,7 +10,7 @@ import pytest
 from sklearn.feature_selection import RFE
 from sklearn.svm import SVC
 
-import svmfs.methods.svm_rfe as mod
+import svmfs.solvers.rfe_weights as mod
 from svmfs.methods.svm_rfe import SVMRFE, rfe_schedule
 
 
@@ -82,7 +82,7 @@ def test_bound_support_vectors_and_active_set_changes_are_exercised():
 def test_libsvm_fallback_runs_when_the_active_set_steps_fail(monkeypatch):
     X, y = problem(2, n=40, p=30, separable=False)
     ref = sklearn_ranking(X, y, 1.0, 1e-12)
-    monkeypatch.setattr(mod._ActiveSetWeights, "_active_set_steps", lambda self, *a, **k: False)
+    monkeypatch.setattr(mod.ActiveSetWeights, "_active_set_steps", lambda self, *a, **k: False)
     sel = SVMRFE(C=1.0, switch_at=1000, solver="active_set").fit(X, y)
     counts = _counts(sel)
     assert counts["set_change"] == 0 and counts["fallback"] > 1  # the first solve is a fallback too
@@ -163,7 +163,7 @@ def test_pruned_w_selects_as_full_w(monkeypatch, solver):
     X, y = problem(1, n=50, p=400, separable=False)
     pruned = SVMRFE(C=1.0, switch_at=1000, solver=solver).fit(X, y)
     assert pruned.w_products_["pruned"] > 100  # of 399 steps (measured 127 and 126; 6000+ of 7128 on leukemia)
-    monkeypatch.setattr(mod._KernelWeights, "prune", False)
+    monkeypatch.setattr(mod.KernelWeights, "prune", False)
     full = SVMRFE(C=1.0, switch_at=1000, solver=solver).fit(X, y)
     assert full.w_products_["pruned"] == 0
     assert np.array_equal(pruned.ranking_, full.ranking_)

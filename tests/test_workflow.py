@@ -124,7 +124,7 @@ def test_bad_config_rejected_before_any_job(tmp_path):
     bad = {**TINY, "methods": {"fisher": {"grid": {"n_features_to_select": [0]}}}}
     proc = snakemake(tmp_path, "--cores", "1", config=bad, check=False)
     assert proc.returncode != 0
-    assert "methods.fisher.grid.n_features_to_select: must be an integer >= 1, got 0" in proc.stdout + proc.stderr
+    assert "methods.fisher.grid.n_features_to_select: The 'n_features_to_select' parameter of FisherScore must be an int in the range [1, inf) or None. Got 0 instead." in proc.stdout + proc.stderr
     assert not (tmp_path / "results").exists()
     bad = {**TINY, "splits": {"kind": "stratified_kfold", "n_splits": "ten"}}
     proc = snakemake(tmp_path, "--cores", "1", config=bad, check=False)

@@ -21,7 +21,6 @@ from __future__ import annotations
 from .schema import (  # noqa: F401
     ConfigError,
     NAME_RE,
-    POSITIVE_PARAMS,
     SCHEMA,
     validate_schema,
 )
@@ -87,7 +86,6 @@ from .validate import (  # noqa: F401
 __all__ = [
     "ConfigError",
     "NAME_RE",
-    "POSITIVE_PARAMS",
     "SCHEMA",
     "validate_schema",
     "apply_deletions",

@@ -14,9 +14,6 @@ from ..yamlio import load_yaml_file
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
-POSITIVE_PARAMS = ("C", "C2", "gamma", "beta", "eps", "v0", "threshold", "time_limit")
-
-
 SCHEMA = Path(__file__).resolve().parents[3] / "workflow" / "schemas" / "config.schema.yaml"
 
 

@@ -10,7 +10,6 @@ import numpy as np
 
 from .campaign import campaign_datasets, dataset_methods, dataset_splits
 from .plan import job_grid, split_inner_folds
-from .schema import POSITIVE_PARAMS
 
 
 def _check_method(config: dict, name: str, mcfg: dict, methods: dict) -> list[str]:
@@ -65,8 +64,9 @@ def _check_method_params(name: str, mcfg: dict, spec, reg_name: str, accepted: s
                     f"methods.{name}.{section}.{param}: not a parameter of {reg_name}; "
                     f"accepted: {', '.join(sorted(accepted)) or 'none'}"
                 )
+                continue
             values = value if section != "params" else [value]
-            errs += _check_param_values(f"methods.{name}.{section}.{param}", param, values, spec)
+            errs += _check_param_values(f"methods.{name}.{section}", param, values, spec.load())
     for param in set(grid) & set(settings):
         errs.append(f"methods.{name}: {param!r} is both in grid and settings (contradictory options)")
     for param in set(mcfg.get("params", {})) & (set(grid) | set(settings)):
@@ -74,20 +74,14 @@ def _check_method_params(name: str, mcfg: dict, spec, reg_name: str, accepted: s
     return errs
 
 
-def _check_param_values(where: str, param: str, values: list, spec) -> list[str]:
-    """The values one parameter takes: one of its choices, positive, or an integer >= 1."""
+def _check_param_values(where: str, param: str, values: list, cls: type) -> list[str]:
+    """The values one parameter takes, by the estimator's own ``_parameter_constraints``
+    (:func:`svmfs.methods.validation.check_params`); each error names ``<where>.<param>``."""
+    from ..methods.validation import check_params
+
     errs: list[str] = []
-    choices = getattr(spec.load(), "param_choices", {}).get(param)
-    if choices is not None:
-        errs += [f"{where}: {v!r} is not one of {list(choices)}" for v in values if v not in choices]
-    if param in POSITIVE_PARAMS:
-        for v in values:
-            if not isinstance(v, (int, float)) or isinstance(v, bool) or v <= 0:
-                errs.append(f"{where}: must be > 0, got {v!r}")
-    if param in ("n_features_to_select", "node_limit"):
-        for v in values:
-            if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 1):
-                errs.append(f"{where}: must be an integer >= 1, got {v!r}")
+    for v in values:
+        errs += [f"{where}.{e}" for e in check_params(cls, {param: v})]
     return errs
 
 

@@ -21,17 +21,31 @@ After ``fit``:
 from __future__ import annotations
 
 import time
+from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils import ClassifierTags
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 STATUSES = ("ok", "acceptable", "max_iter", "time_limit", "solver_error", "infeasible", "empty")
 """Solver outcomes a record may carry. ``acceptable`` is Ipopt's "solved to acceptable level"; ``empty``: the
 solver ended ``ok`` or ``acceptable`` but kept no feature (set by :meth:`BaseSelector.fit`, never by a method)."""
+
+# Building blocks of the selectors' ``_parameter_constraints`` (scikit-learn's ``sklearn.utils._param_validation``).
+#: A penalty, width, threshold or time: a real number > 0.
+POSITIVE = Interval(Real, 0, None, closed="neither")
+#: A number of features, iterations or nodes: an integer >= 1.
+COUNT = Interval(Integral, 1, None, closed="left")
+#: A number of cross-validation folds: an integer >= 2.
+FOLDS = Interval(Integral, 2, None, closed="left")
+#: A fraction of the features removed per elimination step, in (0, 1), or SPIDER's ``"halve"``.
+RFE_STEP = [Interval(Real, 0, 1, closed="neither"), StrOptions({"halve"})]
+#: The number of features below which elimination goes one feature at a time: an integer >= 0.
+SWITCH_AT = Interval(Integral, 0, None, closed="left")
 
 
 class BaseSelector(SelectorMixin, BaseEstimator):
@@ -47,8 +61,12 @@ class BaseSelector(SelectorMixin, BaseEstimator):
     #: score has a multiclass definition); else two classes only, and a multiclass dataset runs the selector
     #: one versus rest (:class:`svmfs.methods.one_vs_rest.OneVsRestSelector`). Declared in the tags.
     multi_class: bool = False
+    #: The parameters' valid values (scikit-learn's ``_parameter_constraints``), checked by ``fit`` and, before
+    #: any job runs, by the config validator (:func:`svmfs.methods.validation.check_params`).
+    _parameter_constraints: dict = {}
 
     def fit(self, X, y):
+        self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
         check_classification_targets(y)
         self.classes_ = np.unique(y)
@@ -140,8 +158,13 @@ def own_linear_svm(X: np.ndarray, y_pm: np.ndarray, keep: np.ndarray, C: float) 
 
 
 class OwnSVMAtSize(LinearModelSelector):
-    """A ranking selector scored by the linear SVM its elimination ends with: ``weights_`` and ``intercept_``
-    are :func:`own_linear_svm` with the selector's ``C`` on ``support_``.
+    """A ranking selector whose own hyperplane (final classifier ``own``) is the linear SVM its elimination ends
+    with: :func:`own_linear_svm` with the selector's ``C`` on ``support_``, fitted on the rows ``fit`` was given.
+
+    It is solved when first scored (:meth:`own_decision`), so a fit scored by another final classifier solves
+    nothing more; from then ``weights_`` and ``intercept_`` are that hyperplane (``weights_`` is, until then, the
+    selector's own weights: the first SVM's of the elimination). A subclass's ``_fit`` ends with
+    :meth:`_keep_rows`.
 
     That hyperplane belongs to one size, so the tuner cannot score other sizes of the truncation grid with it;
     :meth:`own_at_size` gives, from the same fit, the selector that ``n_features_to_select = k`` would have
@@ -149,8 +172,18 @@ class OwnSVMAtSize(LinearModelSelector):
     its grid with that (``svmfs.protocol.tuning.size_candidates``).
     """
 
-    def _solve_own(self, X: np.ndarray, y_pm: np.ndarray) -> None:
-        self.weights_, self.intercept_ = own_linear_svm(X, y_pm, self.support_, self.C)
+    def _keep_rows(self, X: np.ndarray, y_pm: np.ndarray) -> None:
+        """Keep (a reference to) the fit's rows, for the own hyperplane when it is first scored."""
+        self._own_rows = (X, y_pm)
+
+    def own_decision(self, X) -> np.ndarray:
+        """w.x + b of the linear SVM on ``support_`` (solved now if not yet) on the rows of X (all features)."""
+        rows = getattr(self, "_own_rows", None)
+        if rows is not None:
+            check_is_fitted(self, "support_")
+            self.weights_, self.intercept_ = own_linear_svm(rows[0], rows[1], self.support_, self.C)
+            self._own_rows = None
+        return super().own_decision(X)
 
     def own_at_size(self, k, X, y):
         """A copy of this fitted selector with the selection of size ``k`` (:meth:`support_for_size`) and the
@@ -165,6 +198,7 @@ class OwnSVMAtSize(LinearModelSelector):
         other.n_features_to_select = None if k is None else int(k)
         other.support_ = np.asarray(self.support_for_size(k), dtype=bool)
         other.weights_, other.intercept_ = own_linear_svm(X, y_pm, other.support_, self.C)
+        other._own_rows = None
         return other
 
 

@@ -8,8 +8,9 @@ S(j) = |mu_j+ - mu_j-| / (sd_j+ + sd_j-).
 from __future__ import annotations
 
 import numpy as np
+from sklearn.utils._param_validation import StrOptions
 
-from .base import BaseSelector, ranking_from_scores, support_from_ranking
+from .base import COUNT, BaseSelector, ranking_from_scores, support_from_ranking
 
 MEASURES = ("s2n", "pearson")
 
@@ -84,6 +85,8 @@ class Correlation(BaseSelector):
     """
 
     ranks_all_features = True
+
+    _parameter_constraints = {"n_features_to_select": [COUNT, None], "measure": [StrOptions(set(MEASURES))]}
 
     def __init__(self, n_features_to_select: int | None = None, measure: str = "s2n"):
         self.n_features_to_select = n_features_to_select

@@ -32,13 +32,16 @@ standardises them first (the workflow's normalisation does).
 
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 from sklearn.model_selection import train_test_split
 from sklearn.svm import SVC
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from ..solvers.alignment import KERNELS, backward_elimination, resolve_gamma, target_vector
-from .base import BaseSelector
+from .base import COUNT, POSITIVE, BaseSelector
 
 
 class DFSA(BaseSelector):
@@ -107,6 +110,22 @@ class DFSA(BaseSelector):
     [0]
     """
 
+    _parameter_constraints = {
+        "kernel": [StrOptions(set(KERNELS))],
+        "degree": [COUNT],
+        "offset": [Interval(Real, None, None, closed="neither")],
+        "gamma": [POSITIVE, None],
+        "unbalanced": ["boolean"],
+        "subsample": [COUNT, None],
+        "random_state": ["random_state"],
+        "validation_size": [COUNT, Interval(Real, 0, 1, closed="neither"), None],
+        "validation_rule": [StrOptions({"best", "first_drop"})],
+        "validation_path": [StrOptions({"alignment", "full"})],
+        "C": [POSITIVE],
+        "max_iter": [COUNT, None],
+        "step13": ["boolean"],
+    }
+
     def __init__(self, kernel="poly", degree=2, offset=1.0, gamma=None, unbalanced=False, subsample=None,
                  random_state=None, validation_size=None, validation_rule="best", validation_path="alignment",
                  C=1.0, max_iter=None, step13=False):
@@ -134,12 +153,6 @@ class DFSA(BaseSelector):
             del self._validation
 
     def _fit(self, X, y):
-        if self.kernel not in KERNELS:
-            raise ValueError(f"kernel must be one of {KERNELS}, got {self.kernel!r}")
-        if self.validation_rule not in ("best", "first_drop"):
-            raise ValueError(f"validation_rule must be 'best' or 'first_drop', got {self.validation_rule!r}")
-        if self.validation_path not in ("alignment", "full"):
-            raise ValueError(f"validation_path must be 'alignment' or 'full', got {self.validation_path!r}")
         given = getattr(self, "_validation", None)
         if given is not None and self.validation_size is not None:
             raise ValueError("validation points given to fit and validation_size set: use one of them")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import BaseSelector, ranking_from_scores, support_from_ranking
+from .base import COUNT, BaseSelector, ranking_from_scores, support_from_ranking
 
 
 def fisher_scores(X: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -89,6 +89,8 @@ class FisherScore(BaseSelector):
 
     ranks_all_features = True
     multi_class = True
+
+    _parameter_constraints = {"n_features_to_select": [COUNT, None]}
 
     def __init__(self, n_features_to_select: int | None = None):
         self.n_features_to_select = n_features_to_select

@@ -18,13 +18,16 @@ no nonzero weight (possible only when I holds a single class) ends the algorithm
 
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 from sklearn.model_selection import StratifiedKFold, cross_val_score
 from sklearn.svm import LinearSVC
+from sklearn.utils._param_validation import Interval, StrOptions
 
-from ..solvers.concave import check_concave, concave_gradient, concave_value
+from ..solvers.concave import CONCAVE, check_concave, concave_gradient, concave_value
 from ..solvers.linear_programs import LP_SOLVERS, weighted_l1_svm
-from .base import LinearModelSelector
+from .base import COUNT, FOLDS, POSITIVE, LinearModelSelector
 
 DEFAULT_C_GRID = (0.01, 0.1, 1.0, 10.0, 100.0)
 
@@ -65,8 +68,22 @@ def _tuned_svm(X, y, C_grid, cv, seed, max_iter, C_ties="smallest"):
 class _ConcaveBase(LinearModelSelector):
     """Shared parameters (documented on FSSVMCP) and the LP step of FS-SVMCP and FW1."""
 
-    #: the values each enumerated parameter takes (checked with the campaign config, before any job runs)
-    param_choices = {"C_ties": C_TIE_RULES, "svm_rows": SVM_ROWS, "lp_solver": LP_SOLVERS}
+
+    _parameter_constraints = {
+        "C_grid": ["array-like"],
+        "concave": [StrOptions(set(CONCAVE))],
+        "eps": [POSITIVE],
+        "p": [POSITIVE],  # and by formulation: 0 < p < 1 for (10), p >= 1 for (11) (checked at fit)
+        "alpha": [POSITIVE],
+        "cv": [FOLDS],
+        "zero_tol": [Interval(Real, 0, None, closed="left")],
+        "max_iter": [COUNT],
+        "svm_max_iter": [COUNT],
+        "random_state": ["random_state"],
+        "C_ties": [StrOptions(set(C_TIE_RULES))],
+        "svm_rows": [StrOptions(set(SVM_ROWS))],
+        "lp_solver": [StrOptions(set(LP_SOLVERS))],
+    }
 
     def __init__(self, C_grid=DEFAULT_C_GRID, concave="inverse", eps=1e-6, p=1.0, alpha=5.0, cv=5,
                  zero_tol=1e-8, max_iter=100, svm_max_iter=10000, random_state=0, C_ties="smallest",
@@ -160,8 +177,6 @@ class FSSVMCP(_ConcaveBase):
 
     def _fit(self, X, y):
         check_concave(self.concave, self.eps, self.p, self.alpha)
-        if self.svm_rows not in SVM_ROWS:
-            raise ValueError(f"svm_rows must be one of {', '.join(SVM_ROWS)}, got {self.svm_rows!r}")
         active = np.arange(X.shape[1])
         fit_rows = np.arange(X.shape[0])  # the rows whose slacks step 1 penalizes: all at the first iteration
         path, status = [], "max_iter"

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..solvers.linear_programs import weighted_l1_svm
-from .base import LinearModelSelector
+from .base import COUNT, POSITIVE, LinearModelSelector
 
 
 class FSV(LinearModelSelector):
@@ -61,6 +61,8 @@ class FSV(LinearModelSelector):
     >>> sel.get_support().nonzero()[0].tolist()
     [0, 1]
     """
+
+    _parameter_constraints = {"C": [POSITIVE], "beta": [POSITIVE], "threshold": [POSITIVE], "max_iter": [COUNT]}
 
     def __init__(self, C=1.0, beta=5.0, threshold=1e-6, max_iter=50):
         self.C = C

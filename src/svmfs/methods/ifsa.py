@@ -13,7 +13,10 @@ selections as one fit per fraction.
 
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
+from sklearn.utils._param_validation import Interval
 
 from ..solvers.alignment import candidate_alignments, target_vector, update_base
 from .base import BaseSelector
@@ -67,14 +70,18 @@ class IFSA(BaseSelector):
 
     truncation_is_size = False
 
+    _parameter_constraints = {
+        "alignment_fraction": [Interval(Real, 0, 1, closed="right"), None],
+        "prune_negative": ["boolean"],
+        "unbalanced": ["boolean"],
+    }
+
     def __init__(self, alignment_fraction=1.0, prune_negative=False, unbalanced=False):
         self.alignment_fraction = alignment_fraction
         self.prune_negative = prune_negative
         self.unbalanced = unbalanced
 
     def _fit(self, X, y):
-        if self.alignment_fraction is not None and not 0 < self.alignment_fraction <= 1:
-            raise ValueError(f"alignment_fraction must be in (0, 1], got {self.alignment_fraction}")
         n, p = X.shape
         t = target_vector(y, self.unbalanced)
         G = np.zeros((n, n))

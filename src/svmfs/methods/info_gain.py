@@ -7,9 +7,12 @@ few distinct values gets fewer bins).
 
 from __future__ import annotations
 
-import numpy as np
+from numbers import Integral
 
-from .base import BaseSelector, ranking_from_scores
+import numpy as np
+from sklearn.utils._param_validation import Interval
+
+from .base import COUNT, BaseSelector, ranking_from_scores
 from .correlation import filter_support
 
 
@@ -99,18 +102,16 @@ class InfoGain(BaseSelector):
     ranks_all_features = True
     multi_class = True
 
+    _parameter_constraints = {"n_features_to_select": [COUNT, None], "n_bins": [Interval(Integral, 2, None, closed="left")]}
+
     def __init__(self, n_features_to_select: int | None = None, n_bins: int = 10):
         self.n_features_to_select = n_features_to_select
         self.n_bins = n_bins
 
     def _fit(self, X, y):
-        if int(self.n_bins) < 2:
-            raise ValueError(f"n_bins must be >= 2, got {self.n_bins}")
         self._keep(information_gain(X, y, int(self.n_bins)))
 
     def _fit_multiclass(self, X, codes):
-        if int(self.n_bins) < 2:
-            raise ValueError(f"n_bins must be >= 2, got {self.n_bins}")
         self._keep(information_gain_codes(X, codes, int(codes.max()) + 1, int(self.n_bins)))
 
     def _keep(self, scores):

@@ -44,14 +44,15 @@ variables of all features tend to zero"), so this module keeps (15) as printed.
 from __future__ import annotations
 
 import time
+from numbers import Real
 
 import numpy as np
 from sklearn.svm import SVC
+from sklearn.utils._param_validation import Interval
 
-from ..solvers.mmfs_nlp import (
-    PAPER_C_GRID, PAPER_GAMMA_GRID, KPWidthProblem, aniso_kernel, isotropic_cv, solve_kp_widths,
-)
-from .base import BaseSelector, ranking_from_scores
+from ..solvers.kp_widths import KPWidthProblem, solve_kp_widths
+from ..solvers.mmfs_nlp import PAPER_C_GRID, PAPER_GAMMA_GRID, aniso_kernel, isotropic_cv
+from .base import COUNT, FOLDS, POSITIVE, BaseSelector, ranking_from_scores
 
 
 class KPFSOffShelf(BaseSelector):
@@ -114,6 +115,23 @@ class KPFSOffShelf(BaseSelector):
     >>> int(sel.get_support().sum())  # the widths collapse to zero, as sec. 5.1 reports
     0
     """
+
+    _parameter_constraints = {
+        "C": [POSITIVE, None],
+        "C2": [POSITIVE],
+        "beta": [POSITIVE],
+        "v0": [POSITIVE, None],
+        "C_grid": ["array-like", None],
+        "gamma_grid": ["array-like", None],
+        "n_folds": [FOLDS],
+        "max_alternations": [COUNT],
+        "n_starts": [COUNT],
+        "threshold": [POSITIVE],
+        "tol_v": [Interval(Real, None, None, closed="neither")],  # < 0: both stopping tests off
+        "max_iter": [COUNT],
+        "time_limit": [POSITIVE, None],
+        "random_state": ["random_state"],
+    }
 
     def __init__(
         self, C=None, C2=0.5, beta=5.0, v0=None, C_grid=None, gamma_grid=None, n_folds=5, max_alternations=5,

@@ -53,18 +53,17 @@ method keeps an isotropic final SVM.)
 
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 from sklearn import config_context
 from sklearn.svm import SVC
+from sklearn.utils._param_validation import Interval, StrOptions
 
-try:  # private libsvm binding of scikit-learn (see methods/svm_rfe.py, "Per-step overhead")
-    from sklearn.svm import _libsvm
-except ImportError:  # pragma: no cover - a future scikit-learn
-    _libsvm = None
-
+from ..solvers import libsvm
 from ..solvers.anisotropic import kp_gradient, kp_kernel, penalty, w2
 from ..solvers.mmfs_nlp import isotropic_cv
-from .base import BaseSelector
+from .base import COUNT, FOLDS, POSITIVE, BaseSelector
 
 #: Section 5.2's sigma grid; v0 = 1 / sigma, i.e. isotropic sklearn gamma = 1 / (2 sigma^2).
 SIGMA_GRID = [0.1, 0.5, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20, 100]
@@ -140,6 +139,22 @@ class KPSVM(BaseSelector):
     [0, 1]
     """
 
+    _parameter_constraints = {
+        "C": [POSITIVE, None],
+        "C2": [POSITIVE],
+        "v0": [POSITIVE, None],
+        "step": [POSITIVE],
+        "step_scale": [StrOptions({"absolute", "relative", "shrink"})],
+        "beta": [POSITIVE],
+        "eps": [POSITIVE, None],
+        "v_max": [Interval(Real, 0, None, closed="right"), None],  # inf: no cap
+        "tol": [Interval(Real, 0, None, closed="left")],  # 0: run to max_iter
+        "max_iter": [COUNT],
+        "n_folds": [FOLDS],
+        "random_state": ["random_state"],
+        "iterations": [Interval(Real, 1, None, closed="left"), None],  # t of Algorithm 1's stop
+    }
+
     def __init__(
         self, C=None, C2=1.0, v0=None, step=0.25, step_scale="shrink", beta=5.0, eps=None, v_max=None, tol=1e-3,
         max_iter=200, n_folds=5, random_state=0, iterations=None,
@@ -170,8 +185,6 @@ class KPSVM(BaseSelector):
 
     def _fit(self, X, y):
         C, v0 = self._start(X, y)
-        if self.iterations is not None and int(self.iterations) < 1:
-            raise ValueError(f"KPSVM: iterations must be a positive number of iterations t or None, got {self.iterations!r}")
         cap = self.max_iter if self.iterations is None else min(self.max_iter, int(self.iterations))
         run = kp_path(
             X, y, C=C, C2=self.C2, v0=v0, step=self.step, step_scale=self.step_scale, beta=self.beta,
@@ -274,22 +287,17 @@ class _Dual:
         self.C = float(C)
         self.classes = np.unique(self.y)
         self.y01 = (self.y == self.classes[-1]).astype(np.float64)  # index into classes_
-        self.direct = _libsvm is not None and self.classes.size == 2
+        self.direct = libsvm.AVAILABLE and self.classes.size == 2
         self.n_svc = 0
 
     def __call__(self, K):
         c = np.zeros(self.y.size)
         if self.direct and self.n_svc:
             try:
-                _libsvm.set_verbosity_wrap(0)
-                support, _, _, dual_coef, *_ = _libsvm.fit(
-                    np.ascontiguousarray(K, dtype=np.float64), self.y01, svm_type=0, kernel="precomputed",
-                    degree=3, gamma=0.0, coef0=0.0, tol=1e-3, C=self.C, nu=0.0, epsilon=0.0,
-                    class_weight=np.ones(2), sample_weight=np.empty(0), shrinking=1, probability=0,
-                    cache_size=200.0, max_iter=-1, random_seed=0)  # fmt: skip
+                support, _, _, dual_coef, *_ = libsvm.precomputed_fit(K, self.y01, self.C, tol=1e-3)
                 c[support] = -dual_coef.ravel()  # SVC negates dual_coef_ for two classes
                 return c
-            except (TypeError, ValueError, AttributeError):  # the private API changed: public route
+            except libsvm.API_ERRORS:  # the private API changed: public route
                 self.direct = False
         with config_context(assume_finite=self.n_svc > 0, skip_parameter_validation=self.n_svc > 0):
             svc = SVC(C=self.C, kernel="precomputed").fit(K, self.y)
@@ -311,28 +319,22 @@ def _isotropic_cv(X, y, C_grid, gamma_grid, n_folds=5, random_state=0):
     y = np.asarray(y)
     classes, counts = np.unique(y, return_counts=True)
     folds = int(min(n_folds, counts.min()))
-    if _libsvm is None or classes.size != 2 or folds < 2:
+    if not libsvm.AVAILABLE or classes.size != 2 or folds < 2:
         return isotropic_cv(X, y, C_grid, gamma_grid, n_folds, random_state)
     y01 = (y == classes[1]).astype(np.float64)
     D = sq_dists(X)
     splits = list(StratifiedKFold(folds, shuffle=True, random_state=random_state).split(X, y))
     acc = np.zeros((len(C_grid), len(gamma_grid)))
     try:
-        _libsvm.set_verbosity_wrap(0)
         for b, g in enumerate(gamma_grid):
             K = np.exp(-g * D)
             for tr, va in splits:
                 Ktr, Kva = np.ascontiguousarray(K[np.ix_(tr, tr)]), np.ascontiguousarray(K[np.ix_(va, tr)])
                 for a, C in enumerate(C_grid):
-                    support, sv, n_sv, coef, intercept, prob_a, prob_b, *_ = _libsvm.fit(
-                        Ktr, y01[tr], svm_type=0, kernel="precomputed", degree=3, gamma=0.0, coef0=0.0, tol=1e-3,
-                        C=float(C), nu=0.0, epsilon=0.0, class_weight=np.ones(2), sample_weight=np.empty(0),
-                        shrinking=1, probability=0, cache_size=200.0, max_iter=-1, random_seed=0)  # fmt: skip
-                    pred = _libsvm.predict(
-                        Kva, support, sv, n_sv, coef, intercept, prob_a, prob_b, svm_type=0, kernel="precomputed",
-                        degree=3, coef0=0.0, gamma=0.0, cache_size=200.0)  # fmt: skip
+                    model = libsvm.precomputed_fit(Ktr, y01[tr], C, tol=1e-3)
+                    pred = libsvm.precomputed_predict(Kva, model)
                     acc[a, b] += np.mean(classes.take(np.asarray(pred, dtype=np.intp)) == y[va]) / folds
-    except (TypeError, ValueError, AttributeError):  # the private API changed: public route
+    except libsvm.API_ERRORS:  # the private API changed: public route
         return isotropic_cv(X, y, C_grid, gamma_grid, n_folds, random_state)
     a, b = np.unravel_index(np.argmax(acc), acc.shape)  # first maximum in C-major order
     return float(C_grid[a]), float(gamma_grid[b]), float(acc[a, b])

@@ -14,7 +14,7 @@ every r from one fit (``ranks_all_features``). For r below the number of feature
 
 from __future__ import annotations
 
-from .base import support_from_ranking
+from .base import COUNT, support_from_ranking
 from .kp_svm import KPSVM
 
 
@@ -52,6 +52,8 @@ class KPSVMRank(KPSVM):
     """
 
     ranks_all_features = True
+
+    _parameter_constraints = {**KPSVM._parameter_constraints, "n_features_to_select": [COUNT, None]}
 
     def __init__(
         self, n_features_to_select=None, C=None, C2=1.0, v0=None, step=0.25, step_scale="shrink", beta=5.0, eps=None,

@@ -6,11 +6,11 @@ import numpy as np
 
 from ..solvers.l1_svm_path import l1_svm_lp
 from ..solvers.linear_programs import support_of
-from .base import BaseSelector
+from .base import COUNT, POSITIVE, RFE_STEP, SWITCH_AT, OwnSVMAtSize
 from .svm_rfe import SVMRFE
 
 
-class L1RFE(BaseSelector):
+class L1RFE(OwnSVMAtSize):
     """Polish the 1-norm SVM's support with SVM-RFE.
 
     ``ranking_`` orders every feature: the 1-norm support first, in SVM-RFE's order, then the
@@ -32,7 +32,12 @@ class L1RFE(BaseSelector):
     ranking_ : ndarray of int of shape (n_features,)
         1 = most important; the tuner reads smaller selections off it.
     weights_ : ndarray of shape (n_features,)
-        The model's weight of each feature (0 off the support).
+        The 1-norm SVM's weight of each feature (0 off the support); once the final classifier ``own``
+        scores the fit, w of the linear SVM with this ``C`` on the selected features, the SVM the RFE on the
+        1-norm support ends with at that size (MIT 9.520 project, secs. 3.2 and 4.1).
+    intercept_ : float
+        b of that SVM, set when ``own`` scores the fit
+        (:class:`~svmfs.methods.base.OwnSVMAtSize`).
     diagnostics_ : dict
         ``status``, ``objective``, ``n_iter``, ``message`` and ``time_s`` (:mod:`svmfs.methods.base`).
 
@@ -53,6 +58,14 @@ class L1RFE(BaseSelector):
     """
 
     ranks_all_features = True
+
+    _parameter_constraints = {
+        "C": [POSITIVE],
+        "n_features_to_select": [COUNT, None],
+        "threshold": [POSITIVE],
+        "step": RFE_STEP,
+        "switch_at": [SWITCH_AT],
+    }
 
     def __init__(self, C=1.0, n_features_to_select=None, threshold=1e-2, step=0.1, switch_at=100):
         self.C = C
@@ -77,6 +90,7 @@ class L1RFE(BaseSelector):
         self.l1_support_size_ = int(keep.size)
         self.support_ = self.support_for_size(self.n_features_to_select)
         self.diagnostics_.update(status=res.status, objective=res.objective, message=str(res.message), l1_support=int(keep.size))
+        self._keep_rows(X, y)
 
     def support_for_size(self, k):
         """The ``k`` best-ranked features, never beyond the 1-norm SVM's support."""

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..solvers.l1_svm_path import l1_svm_lp
 from ..solvers.linear_programs import support_of, weighted_l1_svm
-from .base import LinearModelSelector
+from .base import POSITIVE, LinearModelSelector
 
 
 def l1_svm_path(X, y, Cs):
@@ -68,7 +68,7 @@ class L1SVM(LinearModelSelector):
     True
     """
 
-    param_choices = {"refit_selected": (False, True)}
+    _parameter_constraints = {"C": [POSITIVE], "threshold": [POSITIVE], "refit_selected": ["boolean"]}
 
     def __init__(self, C=1.0, threshold=1e-2, refit_selected=False):
         self.C = C

@@ -37,7 +37,7 @@ import time
 
 import numpy as np
 
-from .base import LinearModelSelector
+from .base import COUNT, POSITIVE, LinearModelSelector
 
 #: HiGHS's own wall-clock limit, as a multiple of the fit's CPU-time limit ``time_limit``: a guard only.
 WALL_GUARD_FACTOR = 4.0
@@ -117,6 +117,15 @@ class MILPFS(LinearModelSelector):
     [0, 1]
     """
 
+    _parameter_constraints = {
+        "C": [POSITIVE],
+        "B": [COUNT],
+        "M": [POSITIVE],
+        "time_limit": [POSITIVE],
+        "lp_first": ["boolean"],
+        "node_limit": [COUNT, None],
+    }
+
     def __init__(self, C=1.0, B=10, M=1.0, time_limit=60.0, lp_first=True, node_limit=None):
         self.C = C
         self.B = B
@@ -187,9 +196,6 @@ class MILPFS(LinearModelSelector):
     def _fit(self, X, y):
         import pyomo.environ as pyo
 
-        nodes = self.node_limit
-        if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, (int, np.integer)) or nodes < 1):
-            raise ValueError(f"MILPFS: node_limit must be an integer >= 1 or None, got {self.node_limit!r}")
         cpu_deadline = time.process_time() + float(self.time_limit)
         wall_deadline = time.perf_counter() + WALL_GUARD_FACTOR * float(self.time_limit)
         m = build_model(X, y, self.C, self.B, self.M)

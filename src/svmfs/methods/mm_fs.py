@@ -26,14 +26,16 @@ After ``fit``: ``weights_`` = ``scores_`` = gamma (inf when the NLP returned non
 from __future__ import annotations
 
 import time
+from numbers import Integral, Real
 
 import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from ..solvers.mmfs_nlp import (
-    PAPER_C_GRID, PAPER_GAMMA_GRID, aniso_kernel, isotropic_cv, resolve_hessian, resolve_scale_by_C, solve_mmfs,
-    svc_start,
+    HESSIAN_OPTIONS, PAPER_C_GRID, PAPER_GAMMA_GRID, aniso_kernel, isotropic_cv, resolve_hessian, resolve_scale_by_C,
+    solve_mmfs, svc_start,
 )
-from .base import BaseSelector, ranking_from_scores
+from .base import COUNT, FOLDS, POSITIVE, BaseSelector, ranking_from_scores
 
 #: Values of ``route``.
 ROUTES = ("cyipopt", "pyomo", "reduced")
@@ -127,6 +129,27 @@ class MMFS(BaseSelector):
     'ok'
     """
 
+    _parameter_constraints = {
+        "C2": [Interval(Real, 0, 1, closed="left")],  # 0 <= C2 < 1 (problem (20))
+        "p": [POSITIVE],
+        "C": [POSITIVE, None],
+        "gamma_ini": [POSITIVE, None],
+        "C_grid": ["array-like", None],
+        "gamma_grid": ["array-like", None],
+        "n_folds": [FOLDS],
+        "threshold": [POSITIVE],
+        "route": [StrOptions(set(ROUTES))],
+        "alpha_bounds": ["boolean"],
+        "tol": [POSITIVE],
+        "max_iter": [COUNT],
+        "time_limit": [POSITIVE, None],
+        "pyomo_max_size": [Interval(Integral, 0, None, closed="left")],
+        "random_state": ["random_state"],
+        "hessian": [StrOptions(set(HESSIAN_OPTIONS))],
+        "lbfgs_history": [COUNT],
+        "scale_by_C": [StrOptions({"auto"}), "boolean"],
+    }
+
     def __init__(
         self, C2=0.5, p=1.0, C=None, gamma_ini=None, C_grid=None, gamma_grid=None, n_folds=5, threshold=1e-2,
         route="cyipopt", alpha_bounds=True, tol=1e-8, max_iter=3000, time_limit=None, pyomo_max_size=20_000,
@@ -152,12 +175,8 @@ class MMFS(BaseSelector):
         self.scale_by_C = scale_by_C
 
     def _fit(self, X, y):
-        if self.route not in ROUTES:
-            raise ValueError(f"route must be one of {ROUTES}, got {self.route!r}")
         hessian = resolve_hessian(self.hessian, X.shape[1])
         scale_by_C = resolve_scale_by_C(self.scale_by_C, hessian)
-        if not 0.0 <= self.C2 < 1.0 or self.p <= 0:
-            raise ValueError(f"need 0 <= C2 < 1 and p > 0, got C2={self.C2}, p={self.p}")
         t0 = time.perf_counter()
         C, gamma_ini = self.C, self.gamma_ini
         cv_acc = None

@@ -35,5 +35,7 @@ class NoSelection(BaseSelector):
 
     ranks_all_features = False
 
+    _parameter_constraints: dict = {}
+
     def _fit(self, X, y):
         self.support_ = np.ones(X.shape[1], dtype=bool)

@@ -7,10 +7,13 @@ cosine between the feature column and the label vector.
 
 from __future__ import annotations
 
-import numpy as np
+from numbers import Real
 
-from ..solvers.alignment import candidate_alignments, resolve_gamma, target_vector
-from .base import BaseSelector, ranking_from_scores
+import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions
+
+from ..solvers.alignment import KERNELS, candidate_alignments, resolve_gamma, target_vector
+from .base import COUNT, POSITIVE, BaseSelector, ranking_from_scores
 from .correlation import filter_support
 
 
@@ -58,6 +61,15 @@ class OSFSA(BaseSelector):
     """
 
     ranks_all_features = True
+
+    _parameter_constraints = {
+        "n_features_to_select": [COUNT, None],
+        "kernel": [StrOptions(set(KERNELS))],
+        "degree": [COUNT],
+        "offset": [Interval(Real, None, None, closed="neither")],
+        "gamma": [POSITIVE, None],
+        "unbalanced": ["boolean"],
+    }
 
     def __init__(self, n_features_to_select=None, kernel="linear", degree=2, offset=1.0, gamma=None, unbalanced=False):
         self.n_features_to_select = n_features_to_select

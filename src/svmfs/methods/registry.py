@@ -50,9 +50,9 @@ METHODS: dict[str, MethodSpec] = {
     "svm_linear": MethodSpec(
         "no_selection:NoSelection", "linear", paper="baseline: linear SVM on all features"
     ),
-    "svm_linear_own": MethodSpec(
-        "svm_linear_own:LinearSVMAllFeatures",
-        "own",
+    "liblinear_svm": MethodSpec(
+        "liblinear_svm:LinearSVMAllFeatures",
+        "linear",
         paper="Rinaldi & Sciandrone (2010), Tables 1-2 \"SVM\": problem (14) on all features, C by k-fold CV (sec. 2)",
     ),
     "svm_rbf": MethodSpec(
@@ -77,14 +77,6 @@ METHODS: dict[str, MethodSpec] = {
         truncation="n_features_to_select",
         paper="Guyon et al. (2002); MIT 9.520 project, section 2.2",
     ),
-    "svm_rfe_own": MethodSpec(
-        "svm_rfe_own:SVMRFEOwnSVM",
-        "own",
-        {"C": C_GRID},
-        settings=("n_features_to_select", "C"),
-        truncation="n_features_to_select",  # a setting, match_size_of, or a grid scored size by size (own_at_size)
-        paper="Rinaldi & Sciandrone (2010), sec. 5.3 and Tables 3-4: RFE-SVM scored by its own last linear SVM",
-    ),
     # --- linear embedded and concave-programming methods ---
     "l1_svm": MethodSpec(
         "l1_svm:L1SVM",
@@ -99,13 +91,6 @@ METHODS: dict[str, MethodSpec] = {
         {"C": C_GRID, "n_features_to_select": K_GRID},
         truncation="n_features_to_select",
         paper="MIT 9.520 project, section 3.2 (1-norm RFE)",
-    ),
-    "l1_rfe_own": MethodSpec(
-        "l1_rfe_own:L1RFEOwnSVM",
-        "own",
-        {"C": C_GRID, "n_features_to_select": K_GRID},
-        truncation="n_features_to_select",  # each size scored by the SVM at that size (OwnSVMAtSize.own_at_size)
-        paper="MIT 9.520 project, sections 3.2 and 4.1: 1-norm RFE scored by the linear SVM its elimination ends with",
     ),
     "fsv": MethodSpec(
         "fsv:FSV",

@@ -22,7 +22,7 @@ import numpy as np
 from sklearn.svm import SVC
 
 from ..solvers.anisotropic import SqDistSum, w2_removal_changes
-from .base import BaseSelector, support_from_ranking
+from .base import COUNT, POSITIVE, RFE_STEP, SWITCH_AT, BaseSelector, support_from_ranking
 from .svm_rfe import rfe_schedule
 
 
@@ -72,6 +72,14 @@ class RFEKernel(BaseSelector):
     """
 
     ranks_all_features = True
+
+    _parameter_constraints = {
+        "C": [POSITIVE],
+        "gamma": [POSITIVE, None],
+        "n_features_to_select": [COUNT, None],
+        "step": RFE_STEP,
+        "switch_at": [SWITCH_AT],
+    }
 
     def __init__(self, C=1.0, gamma=None, n_features_to_select=None, step=0.1, switch_at=100):
         self.C = C

@@ -32,7 +32,7 @@ from sklearn.svm import SVC
 
 from ..methods.base import LinearModelSelector
 from ..solvers.anisotropic import aniso_kernel
-from .libsvm_direct import LIBSVM_TOL, svc_fit_predict
+from ..solvers.libsvm import LIBSVM_TOL, svc_fit_predict
 
 #: Values of a registry entry's ``final`` (MethodSpec.final).
 FINAL_KINDS = ("linear", "poly", "rbf", "anisotropic", "own")

@@ -11,7 +11,7 @@ every size above it repeats it).
 :class:`FitMemo` returns the stored (predictions, decision values) for a repeated fit instead of refitting.
 libsvm is deterministic for a given input (its seed only drives probability estimates, off here), so the
 stored numbers are the ones a refit would give. What a refit would still change is NumPy's global generator:
-``SVC.fit`` (and :func:`~svmfs.protocol.libsvm_direct.svc_fit_predict`, which mimics it) draws libsvm's seed
+``SVC.fit`` (and :func:`~svmfs.solvers.libsvm.svc_fit_predict`, which mimics it) draws libsvm's seed
 from it; a repeated fit draws that number too, so the generator ends every job in the state it did before.
 Fits through a fitted selector (``own``, ``anisotropic``: they depend on the selector, not only on its
 support) are never memoized.
@@ -21,15 +21,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..solvers.libsvm import draw_seed
 from .classifiers import fit_predict
 
 #: Final classifiers whose fit depends only on (rows, selected columns, parameters, campaign section).
 MEMO_KINDS = ("linear", "poly", "rbf")
-
-
-def _draw_libsvm_seed() -> None:
-    """Advance NumPy's global generator as ``SVC.fit`` does (``check_random_state(None).randint``)."""
-    np.random.mtrand._rand.randint(np.iinfo("i").max)
 
 
 class FitMemo:
@@ -68,5 +64,5 @@ class FitMemo:
         else:
             self.hits += 1
             if sup.any():  # an SVC would be fitted (an empty selection: a DummyClassifier, no draw)
-                _draw_libsvm_seed()
+                draw_seed()
         return found

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from ..solvers.mmfs_nlp import PAPER_C_GRID, PAPER_GAMMA_GRID, isotropic_cv
-from .libsvm_direct import LIBSVM_TOL
+from ..solvers.libsvm import LIBSVM_TOL
 from .normalize import normalize_fold
 
 #: Value of ``methods.<name>.initial_solution`` that reads the fold's shared initial solution.

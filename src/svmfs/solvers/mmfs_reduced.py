@@ -44,13 +44,9 @@ import time
 
 import numpy as np
 
+from . import libsvm
 from .anisotropic import pair_sqdiff_sums, sq_dists
 from .mmfs_nlp import MMFSProblem, MMFSResult
-
-try:  # private libsvm binding of scikit-learn (see methods/svm_rfe.py, "Per-step overhead")
-    from sklearn.svm import _libsvm
-except ImportError:  # pragma: no cover - a future scikit-learn
-    _libsvm = None
 
 #: libsvm's stopping tolerance (maximal KKT violation) for the SVM inside F: the gradient of F is exact
 #: only at the SVM's optimum, and L-BFGS-B's line search needs F to ~1e-12.
@@ -88,7 +84,7 @@ class SVMValue:
         self.C, self.C2, self.p, self.svm_tol = float(C), float(C2), float(p), float(svm_tol)
         if self.p < 1.0:
             raise ValueError(f"the reduced route needs p >= 1 (||gamma||_p^p differentiable at 0), got p={p}")
-        self.direct = _libsvm is not None
+        self.direct = libsvm.AVAILABLE
         self.n_eval = 0
         self.n_reused = 0  # evaluations whose alpha came from the previous support partition, without libsvm
         self._partition = None
@@ -101,16 +97,12 @@ class SVMValue:
         """alpha of the SVM dual (18) on the precomputed kernel K (libsvm, tolerance ``svm_tol``)."""
         if self.direct:
             try:
-                _libsvm.set_verbosity_wrap(0)
-                support, _, _, dual_coef, *_ = _libsvm.fit(
-                    np.ascontiguousarray(K), self.y01, svm_type=0, kernel="precomputed", degree=3, gamma=0.0,
-                    coef0=0.0, tol=self.svm_tol, C=self.C, nu=0.0, epsilon=0.0, class_weight=np.ones(2),
-                    sample_weight=np.empty(0), shrinking=0, probability=0, cache_size=200.0, max_iter=-1,
-                    random_seed=0)  # fmt: skip
+                support, _, _, dual_coef, *_ = libsvm.precomputed_fit(K, self.y01, self.C, tol=self.svm_tol,
+                                                                      shrinking=False)  # fmt: skip
                 alpha = np.zeros(self.y.size)
                 alpha[support] = np.abs(dual_coef.ravel())
                 return np.clip(alpha, 0.0, self.C)
-            except (TypeError, ValueError, AttributeError):  # the private API changed: public route
+            except libsvm.API_ERRORS:  # the private API changed: public route
                 self.direct = False
         from sklearn.svm import SVC
 

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from sklearn.svm import SVC
 
-from svmfs.protocol import libsvm_direct
-from svmfs.protocol.libsvm_direct import svc_fit_predict
+from svmfs.solvers import libsvm
+from svmfs.solvers.libsvm import svc_fit_predict
 
 
 def _data(seed, n=60, p=7, labels=(-1, 1)):
@@ -47,8 +47,8 @@ def test_direct_route_draws_libsvms_seed_as_svc_does():
 
 def test_other_cases_take_the_public_route(monkeypatch):
     calls = []
-    real = libsvm_direct._public
-    monkeypatch.setattr(libsvm_direct, "_public", lambda *a: calls.append(1) or real(*a))
+    real = libsvm._public
+    monkeypatch.setattr(libsvm, "_public", lambda *a: calls.append(1) or real(*a))
     Xf, yf, Xe = _data(4)
     y3 = np.arange(len(yf)) % 3
     svc_fit_predict(SVC(kernel="linear"), Xf, y3, Xe)  # three classes
@@ -69,8 +69,8 @@ def test_a_changed_private_api_switches_to_the_public_route(monkeypatch):
     from types import SimpleNamespace
 
     # only the direct route's handle on the binding: SVC keeps the real one
-    monkeypatch.setattr(libsvm_direct, "_libsvm", SimpleNamespace(set_verbosity_wrap=lambda v: None, fit=broken))
-    monkeypatch.setitem(libsvm_direct._STATE, "direct", True)
+    monkeypatch.setattr(libsvm, "_libsvm", SimpleNamespace(set_verbosity_wrap=lambda v: None, fit=broken))
+    monkeypatch.setitem(libsvm._STATE, "direct", True)
     np.random.seed(7)
     pred, dec = svc_fit_predict(SVC(kernel="linear", C=2.0), Xf, yf, Xe)
     after_fallback = np.random.random()
@@ -78,7 +78,7 @@ def test_a_changed_private_api_switches_to_the_public_route(monkeypatch):
     ref = SVC(kernel="linear", C=2.0).fit(Xf, yf)
     assert np.random.random() == after_fallback  # one seed draw, as SVC alone makes
     assert np.array_equal(pred, ref.predict(Xe)) and np.array_equal(dec, ref.decision_function(Xe))
-    assert libsvm_direct._STATE["direct"] is False
+    assert libsvm._STATE["direct"] is False
 
 
 @pytest.mark.parametrize("form,kernel", [
