@@ -38,10 +38,9 @@ COST: dict[str, tuple[float, float]] = {
     "correlation": (0.02, 1.0), "dfsa_linear": (30.0, 1.0), "dfsa_poly2": (30.0, 1.0), "dfsa_rbf": (0.61, 1.0),
     "fisher": (0.02, 1.0), "fs_svmcp": (2.48, 0.96), "fsv": (6.55, 1.0), "fw1": (4.39, 1.0), "ifsa": (0.83, 0.87),
     "info_gain": (1.67, 0.93), "kp_fs_offshelf": (4.43, 1.0), "kp_svm": (0.26, 1.0), "kp_svm_rank": (0.23, 1.0),
-    "l1_rfe": (1.4, 1.07), "l1_rfe_own": (1.42, 1.0), "l1_svm": (1.27, 0.99), "milp_fs": (30.1, 1.0),
+    "l1_rfe": (1.4, 1.07), "l1_svm": (1.27, 0.99), "milp_fs": (30.1, 1.0),
     "mm_fs": (30.1, 1.0), "osfsa": (0.11, 1.0), "rfe_kernel": (5.78, 1.0), "svm_linear": (0.01, 1.0),
-    "svm_linear_own": (1.37, 1.0), "svm_poly": (0.01, 1.0), "svm_rbf": (0.01, 1.0), "svm_rfe": (0.13, 1.02),
-    "svm_rfe_own": (0.24, 1.0),
+    "liblinear_svm": (1.37, 1.0), "svm_poly": (0.01, 1.0), "svm_rbf": (0.01, 1.0), "svm_rfe": (0.13, 1.02),
 }  # fmt: skip
 
 

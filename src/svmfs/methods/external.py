@@ -226,10 +226,13 @@ def adapter_class(target: str, truncation: str | None = None) -> type:
 
     self_param = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
     __init__.__signature__ = inspect.Signature([self_param, *(p.replace(kind=p.KEYWORD_ONLY) for p in params)])
+    constraints = dict(getattr(cls, "_parameter_constraints", {}))
+    if truncation in constraints:  # the tuner fits once with the size unset and reads every size off the ranking
+        constraints[truncation] = [*constraints[truncation], None]
     attrs = {
         "__init__": __init__, "__module__": __name__, "__doc__": f"svmfs adapter of {target}.",
         "wrapped": cls, "target": target, "truncation": truncation, "ranks_all_features": truncation is not None,
-        "_parameter_constraints": dict(getattr(cls, "_parameter_constraints", {})),
+        "_parameter_constraints": constraints,
     }  # fmt: skip
     return type(f"External{cls.__name__}", (ExternalSelector,), attrs)
 
