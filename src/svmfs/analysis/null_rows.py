@@ -1,0 +1,190 @@
+"""The null-label rows of REPRODUCTION.md: where a paper-protocol campaign's protocol selects, scales or tunes
+with the test rows, its accuracy on permuted labels beside the published number.
+
+A committed campaign folder ``reproduction/<campaign>/`` takes part when it holds the null-label audit's table
+``tables/null_labels.csv`` (:mod:`.null_labels`, rule ``null_labels``), copied there with the fold accuracies
+``null_labels/folds.csv`` by :func:`export_null_labels`. Each row joins a number the campaign judged (its
+``tables/reproduction.csv``, an accuracy) with that method's null-label result: per protocol of the audit table
+(``nested`` is the campaign's own protocol; an audit such as ``global_selection`` is the reading it measures),
+the accuracy on the real labels and on the permuted ones (mean over the permutations, 95 % t interval), the
+chance rate (majority class) and the number of permutations. Where the paper's number is itself a choice made
+on the test rows (the best setting on the test folds, ``aggregate: best_setting``; the best of the runs,
+``protocol.judged_by_best_run``), the same choice is made on each permutation's fold accuracies (row protocol
+``nested, best setting`` / ``nested, best run``) and on the real labels' records. A protocol free of selection
+bias reports about chance on permuted labels (Ambroise & McLachlan 2002, sec. 3).
+
+Examples
+--------
+>>> import pandas as pd
+>>> folds = pd.DataFrame({"perm": [0, 0, 1, 1], "setting": ["a", "b", "a", "b"], "fold": [0, 0, 0, 0],
+...                       "accuracy": [0.5, 0.7, 0.6, 0.4]})
+>>> best_over_settings(folds)
+[70.0, 60.0]
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import yaml
+
+from ..results.io import atomic_write_bytes, atomic_write_text
+from ..results.record import FLOAT_FORMAT
+from .optimism import t_interval
+
+#: The folder of a committed campaign holding the fold accuracies of the null-label audit.
+NULL_DIR = "null_labels"
+#: The overlays switching the audit on, one per paper-protocol campaign: ``<campaign>.yaml``.
+OVERLAYS = Path("config/campaigns/null_labels")
+COLUMNS = ["campaign", "paper", "table", "dataset", "method", "setting", "protocol", "published", "real",
+           "null", "null_ci_low", "null_ci_high", "chance", "permutations", "command"]  # fmt: skip
+FOLD_COLUMNS = ["perm", "dataset", "method", "setting", "protocol", "fold", "accuracy"]
+ACCURACY_METRICS = ("test_accuracy",)
+
+
+def export_null_labels(results: Path, dest: Path) -> list[Path]:
+    """Copy a finished campaign's null-label table, Markdown and figure from ``results`` (``results/<campaign>``)
+    into the committed folder ``dest`` (``tables/``, ``figures/``, as ``reproduce export`` lays them out) and
+    write the fold accuracies of every permutation to ``dest/null_labels/folds.csv``; return the files written."""
+    from .null_labels import read_null_records
+
+    results, dest = Path(results), Path(dest)
+    written = []
+    for sub, name in (("tables", "null_labels.csv"), ("tables", "null_labels.md"), ("figures", "null_labels.png")):
+        src = results / sub / name
+        if not src.exists():
+            raise FileNotFoundError(f"{src}: run the campaign with its null_labels overlay first")
+        (dest / sub).mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(dest / sub / name, src.read_bytes())
+        written.append(dest / sub / name)
+    null = results / "null_labels"
+    folds = read_null_records(sorted(null.glob("perm-*/runs/*/*/*/fold-*.json")),
+                              sorted(null.glob("perm-*/audits/global_selection/*/*/*.json")))  # fmt: skip
+    folds = folds[FOLD_COLUMNS].sort_values(FOLD_COLUMNS[:-1], kind="mergesort")
+    out = dest / NULL_DIR / "folds.csv"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(out, folds.to_csv(index=False, float_format=FLOAT_FORMAT, lineterminator="\n"))
+    return written + [out]
+
+
+def best_over_settings(folds: pd.DataFrame) -> list[float]:
+    """Per permutation (``perm``), the best setting's mean fold accuracy, in percent (the choice of the
+    setting on the test folds, made on the permuted labels)."""
+    means = folds.groupby(["perm", "setting"], sort=True)["accuracy"].mean()
+    return [float(v) * 100.0 for v in means.groupby(level="perm").max()]
+
+
+def best_over_runs(folds: pd.DataFrame) -> list[float]:
+    """Per permutation (``perm``), the best run's (outer fold's) accuracy, in percent."""
+    return [float(v) * 100.0 for v in folds.groupby("perm", sort=True)["accuracy"].max()]
+
+
+def overlay_command(campaign: str) -> str:
+    """The command that runs more permutations of ``campaign``'s null-label audit (after ``restore``)."""
+    base = f"config/campaigns/protocol/{campaign}.yaml"
+    return (f"snakemake --cores 2 --configfile {base} {OVERLAYS / (campaign + '.yaml')} --replace-workflow-config "
+            f"--config 'null_labels={{permutations: K, seed: S}}'")  # fmt: skip
+
+
+def _published(folder: Path) -> pd.DataFrame:
+    t = pd.read_csv(folder / "tables" / "reproduction.csv", keep_default_na=False, na_values=[""])
+    t = t[t["metric"].isin(ACCURACY_METRICS) & (pd.to_numeric(t["runs"], errors="coerce").fillna(0) > 0)]
+    return t.assign(aggregate=t["key"].astype(str).str.split("|").str[-1])
+
+
+def _row(base: dict, protocol: str, published, real: float, null_values, chance: float) -> dict:
+    mean, lo, hi = t_interval(np.asarray(null_values, float))
+    return base | {"protocol": protocol, "published": published, "real": real, "null": mean,
+                   "null_ci_low": lo, "null_ci_high": hi, "chance": chance, "permutations": len(null_values)}  # fmt: skip
+
+
+def _aggregate_rows(base: dict, e, records: pd.DataFrame, folds: pd.DataFrame, chance: float,
+                    best_run_tables) -> list[dict]:  # fmt: skip
+    """The paper's own choice on the test rows, made on each permutation and on the real labels' records."""
+    mine = folds[(folds["dataset"] == e["dataset"]) & (folds["method"] == e["method"]) & (folds["protocol"] == "nested")]
+    real = records[(records["dataset"] == e["dataset"]) & (records["method"] == e["method"])]
+    real = real.assign(perm=0, accuracy=real["test_accuracy"].astype(float))
+    if e["aggregate"] == "best_setting":
+        return [_row(base, "nested, best setting", e["published"], best_over_settings(real)[0],
+                     best_over_settings(mine), chance)]  # fmt: skip
+    if e["table"] in best_run_tables:
+        mine, real = mine[mine["setting"] == e["setting"]], real[real["setting"] == e["setting"]]
+        return [_row(base, "nested, best run", e["published"], best_over_runs(real)[0], best_over_runs(mine), chance)]
+    return []
+
+
+def campaign_null_rows(folder: Path) -> pd.DataFrame:
+    """The null-label rows of one committed campaign folder (empty without ``tables/null_labels.csv``)."""
+    folder = Path(folder)
+    table_path = folder / "tables" / "null_labels.csv"
+    if not table_path.exists():
+        return pd.DataFrame(columns=COLUMNS)
+    table = pd.read_csv(table_path)
+    folds = pd.read_csv(folder / NULL_DIR / "folds.csv")
+    records = pd.read_parquet(folder / "records.parquet", columns=["dataset", "method", "setting", "fold", "test_accuracy"])
+    protocol = (yaml.safe_load((folder / "config.yaml").read_text()) or {}).get("protocol") or {}
+    best_run_tables = tuple(protocol.get("judged_by_best_run") or ())
+    rows = []
+    for _, e in _published(folder).iterrows():
+        base = {"campaign": folder.name, "paper": e["paper"], "table": e["table"], "dataset": e["dataset"],
+                "method": e["method"], "setting": e["setting"], "command": overlay_command(folder.name)}  # fmt: skip
+        mine = table[(table["dataset"] == e["dataset"]) & (table["method"] == e["method"])]
+        if mine.empty:
+            continue
+        chance = float(mine["chance"].iloc[0])
+        if e["aggregate"] != "best_setting":
+            for _, r in mine[mine["setting"] == e["setting"]].iterrows():
+                rows.append(base | {"protocol": r["protocol"], "published": e["published"], "real": r["accuracy_real"],
+                                    "null": r["accuracy_mean"], "null_ci_low": r["accuracy_ci_low"],
+                                    "null_ci_high": r["accuracy_ci_high"], "chance": chance, "permutations": int(r["n"])})  # fmt: skip
+        rows += _aggregate_rows(base, e, records, folds, chance, best_run_tables)
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def null_rows(root: Path) -> pd.DataFrame:
+    """The null-label rows of every committed campaign folder under ``root`` (``reproduction/``), by name."""
+    frames = [campaign_null_rows(f) for f in sorted(Path(root).iterdir()) if (f / "tables" / "null_labels.csv").exists()]
+    frames = [f for f in frames if not f.empty]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)
+
+
+def _num(v) -> str:
+    return "n/a" if pd.isna(v) else f"{float(v):.2f}"
+
+
+def null_rows_markdown(rows: pd.DataFrame) -> list[str]:
+    """REPRODUCTION.md's section body: one table row per judged accuracy and protocol, then the commands."""
+    if rows.empty:
+        return ["No paper-protocol campaign has committed a null-label audit yet (config/campaigns/null_labels/).", ""]
+    out = ["| campaign | paper | table | dataset | method | protocol | published | real labels | permuted labels "
+           "[95 % CI] | chance | permutations |", "|---|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    for r in rows.itertuples(index=False):
+        ci = "" if pd.isna(r.null_ci_low) else f" [{_num(r.null_ci_low)}, {_num(r.null_ci_high)}]"
+        out.append(f"| `{r.campaign}` | {r.paper} | {r.table} | {r.dataset} | {r.method} | {r.protocol} | "
+                   f"{_num(r.published)} | {_num(r.real)} | {_num(r.null)}{ci} | {_num(r.chance)} | {r.permutations} |")  # fmt: skip
+    out += ["", "More permutations (only the new permutations' jobs run), after "
+            "`python -m svmfs.reproduce restore reproduction/<campaign> --configfile <the two files>`:", ""]
+    out += [f"- `{c}`: `{cmd}`" for c, cmd in dict(zip(rows["campaign"], rows["command"])).items()]
+    return out + [""]
+
+
+
+def null_rows_section(root: Path) -> list[str]:
+    """REPRODUCTION.md's section "Null-label accuracy beside the published number" from the folders under
+    ``root`` (``reproduction/``)."""
+    head = ("Where a paper-protocol campaign's protocol selects, scales or tunes with the test rows, the same "
+            "protocol on permuted labels (docs/audits.md, \"The null-label audit\"; overlays "
+            f"`{OVERLAYS}/<campaign>.yaml`): the accuracy (%) on the real labels and on the permuted ones (mean "
+            "over the permutations, 95 % t interval), beside the published number and chance (the majority "
+            "class). A protocol free of selection bias reports about chance on permuted labels; `nested` is the "
+            "campaign's protocol, an audit (`global_selection`) the reading it measures; `best setting` / "
+            "`best run`: the paper's choice on the test folds, made again on each permutation (mean over the "
+            "folds).")  # fmt: skip
+    return ["## Null-label accuracy beside the published number", "", head, ""] + null_rows_markdown(null_rows(root))
+
+if __name__ == "__main__":  # python -m svmfs.analysis.null_rows results/<campaign> reproduction/<campaign>
+    import sys
+
+    print("\n".join(map(str, export_null_labels(Path(sys.argv[1]), Path(sys.argv[2])))))
