@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from ..results.io import atomic_write_bytes, atomic_write_text
+from ..results.io import atomic_write_text
 from ..results.record import FLOAT_FORMAT
 from .optimism import t_interval
 
@@ -44,29 +44,36 @@ FOLD_COLUMNS = ["perm", "dataset", "method", "setting", "protocol", "fold", "acc
 ACCURACY_METRICS = ("test_accuracy",)
 
 
-def export_null_labels(results: Path, dest: Path) -> list[Path]:
-    """Copy a finished campaign's null-label table, Markdown and figure from ``results`` (``results/<campaign>``)
-    into the committed folder ``dest`` (``tables/``, ``figures/``, as ``reproduce export`` lays them out) and
-    write the fold accuracies of every permutation to ``dest/null_labels/folds.csv``; return the files written."""
-    from .null_labels import read_null_records
+def export_null_labels(results: Path, dest: Path, seed: int, datasets=None) -> list[Path]:
+    """Write a campaign's null-label table, Markdown and figure from its results folder ``results``
+    (``results/<campaign>``: the real and the permuted jobs' records, as rule ``null_labels`` reads them, by
+    the same functions) into the committed folder ``dest`` (``tables/``, ``figures/``, as ``reproduce export``
+    lays them out), and the fold accuracies of every permutation into ``dest/null_labels/folds.csv``; return
+    the files written. ``seed``: the audit's ``null_labels.seed`` (the table's header). ``datasets``: only these (a campaign whose other datasets' jobs did not run; the
+    Markdown's first line names them)."""
+    from .null_labels import chance_rates, null_labels_table, read_null_records, write_null_labels
+    from .optimism import read_audit_records
 
     results, dest = Path(results), Path(dest)
-    written = []
-    for sub, name in (("tables", "null_labels.csv"), ("tables", "null_labels.md"), ("figures", "null_labels.png")):
-        src = results / sub / name
-        if not src.exists():
-            raise FileNotFoundError(f"{src}: run the campaign with its null_labels overlay first")
-        (dest / sub).mkdir(parents=True, exist_ok=True)
-        atomic_write_bytes(dest / sub / name, src.read_bytes())
-        written.append(dest / sub / name)
-    null = results / "null_labels"
-    folds = read_null_records(sorted(null.glob("perm-*/runs/*/*/*/fold-*.json")),
-                              sorted(null.glob("perm-*/audits/global_selection/*/*/*.json")))  # fmt: skip
-    folds = folds[FOLD_COLUMNS].sort_values(FOLD_COLUMNS[:-1], kind="mergesort")
-    out = dest / NULL_DIR / "folds.csv"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(out, folds.to_csv(index=False, float_format=FLOAT_FORMAT, lineterminator="\n"))
-    return written + [out]
+    names = sorted(datasets) if datasets else sorted(p.stem for p in (results / "datasets").glob("*.json"))
+    pick = lambda pattern: sorted(q for d in names for q in results.glob(pattern.format(d=d)))  # noqa: E731
+    null = read_null_records(pick("null_labels/perm-*/runs/{d}/*/*/fold-*.json"),
+                             pick("null_labels/perm-*/audits/global_selection/{d}/*/*.json"))  # fmt: skip
+    if null.empty:
+        raise FileNotFoundError(f"{results}/null_labels: no permuted job of {names}: run the campaign with its overlay")
+    real = read_audit_records(pick("runs/{d}/*/*/fold-*.json"), pick("audits/global_selection/{d}/*/*.json"))
+    table = null_labels_table(null, real, chance_rates(pick("datasets/{d}.json")))
+    out = {"csv": dest / "tables" / "null_labels.csv", "md": dest / "tables" / "null_labels.md",
+           "png": dest / "figures" / "null_labels.png"}  # fmt: skip
+    for path in out.values():
+        path.parent.mkdir(parents=True, exist_ok=True)
+    write_null_labels(table, out, int(null["perm"].nunique()), seed)
+    if datasets:
+        atomic_write_text(out["md"], f"Datasets: {', '.join(names)} only.\n\n" + out["md"].read_text())
+    folds = null[FOLD_COLUMNS].sort_values(FOLD_COLUMNS[:-1], kind="mergesort")
+    (dest / NULL_DIR).mkdir(parents=True, exist_ok=True)
+    atomic_write_text(dest / NULL_DIR / "folds.csv", folds.to_csv(index=False, float_format=FLOAT_FORMAT, lineterminator="\n"))
+    return [*out.values(), dest / NULL_DIR / "folds.csv"]
 
 
 def best_over_settings(folds: pd.DataFrame) -> list[float]:
@@ -184,7 +191,10 @@ def null_rows_section(root: Path) -> list[str]:
             "folds).")  # fmt: skip
     return ["## Null-label accuracy beside the published number", "", head, ""] + null_rows_markdown(null_rows(root))
 
-if __name__ == "__main__":  # python -m svmfs.analysis.null_rows results/<campaign> reproduction/<campaign>
+
+if __name__ == "__main__":  # python -m svmfs.analysis.null_rows results/<c> reproduction/<c> <overlay> [dataset ...]
     import sys
 
-    print("\n".join(map(str, export_null_labels(Path(sys.argv[1]), Path(sys.argv[2])))))
+    block = yaml.safe_load(Path(sys.argv[3]).read_text())["null_labels"]
+    files = export_null_labels(Path(sys.argv[1]), Path(sys.argv[2]), int(block["seed"]), sys.argv[4:] or None)
+    print("\n".join(map(str, files)))
