@@ -77,9 +77,15 @@ def export_null_labels(results: Path, dest: Path, seed: int, datasets=None) -> l
 
 
 def best_over_settings(folds: pd.DataFrame) -> list[float]:
-    """Per permutation (``perm``), the best setting's mean fold accuracy, in percent (the choice of the
-    setting on the test folds, made on the permuted labels)."""
-    means = folds.groupby(["perm", "setting"], sort=True)["accuracy"].mean()
+    """Per permutation (``perm``), the best setting's accuracy over the folds, in percent (the choice of the
+    setting on the test folds, made on the permuted labels): the mean of the fold accuracies, or with an
+    ``n_test`` column the correct counts pooled over the folds (:func:`.reproduction.pooled_values`)."""
+    if "n_test" in folds:
+        folds = folds.assign(correct=np.round(folds["accuracy"] * folds["n_test"]))
+        sums = folds.groupby(["perm", "setting"], sort=True)[["correct", "n_test"]].sum()
+        means = sums["correct"] / sums["n_test"]
+    else:
+        means = folds.groupby(["perm", "setting"], sort=True)["accuracy"].mean()
     return [float(v) * 100.0 for v in means.groupby(level="perm").max()]
 
 
@@ -108,15 +114,23 @@ def _row(base: dict, protocol: str, published, real: float, null_values, chance:
 
 
 def _aggregate_rows(base: dict, e, records: pd.DataFrame, folds: pd.DataFrame, chance: float,
-                    best_run_tables) -> list[dict]:  # fmt: skip
+                    protocol: dict) -> list[dict]:  # fmt: skip
     """The paper's own choice on the test rows, made on each permutation and on the real labels' records."""
+    from .reproduction import accuracy_rule, published
+
     mine = folds[(folds["dataset"] == e["dataset"]) & (folds["method"] == e["method"]) & (folds["protocol"] == "nested")]
     real = records[(records["dataset"] == e["dataset"]) & (records["method"] == e["method"])]
     real = real.assign(perm=0, accuracy=real["test_accuracy"].astype(float))
     if e["aggregate"] == "best_setting":
+        known = e["paper"] in published()["papers"]
+        if known and accuracy_rule(e["paper"], protocol) == "pooled":  # the outer test sides are the real data's
+            sizes = real.groupby("fold")["n_test"].first()
+            mine = mine.assign(n_test=mine["fold"].map(sizes).astype(float))
+        else:
+            real = real.drop(columns="n_test")
         return [_row(base, "nested, best setting", e["published"], best_over_settings(real)[0],
                      best_over_settings(mine), chance)]  # fmt: skip
-    if e["table"] in best_run_tables:
+    if e["table"] in tuple(protocol.get("judged_by_best_run") or ()):
         mine, real = mine[mine["setting"] == e["setting"]], real[real["setting"] == e["setting"]]
         return [_row(base, "nested, best run", e["published"], best_over_runs(real)[0], best_over_runs(mine), chance)]
     return []
@@ -130,9 +144,9 @@ def campaign_null_rows(folder: Path) -> pd.DataFrame:
         return pd.DataFrame(columns=COLUMNS)
     table = pd.read_csv(table_path)
     folds = pd.read_csv(folder / NULL_DIR / "folds.csv")
-    records = pd.read_parquet(folder / "records.parquet", columns=["dataset", "method", "setting", "fold", "test_accuracy"])
+    records = pd.read_parquet(folder / "records.parquet",
+                              columns=["dataset", "method", "setting", "fold", "test_accuracy", "n_test"])
     protocol = (yaml.safe_load((folder / "config.yaml").read_text()) or {}).get("protocol") or {}
-    best_run_tables = tuple(protocol.get("judged_by_best_run") or ())
     rows = []
     for _, e in _published(folder).iterrows():
         base = {"campaign": folder.name, "paper": e["paper"], "table": e["table"], "dataset": e["dataset"],
@@ -146,7 +160,7 @@ def campaign_null_rows(folder: Path) -> pd.DataFrame:
                 rows.append(base | {"protocol": r["protocol"], "published": e["published"], "real": r["accuracy_real"],
                                     "null": r["accuracy_mean"], "null_ci_low": r["accuracy_ci_low"],
                                     "null_ci_high": r["accuracy_ci_high"], "chance": chance, "permutations": int(r["n"])})  # fmt: skip
-        rows += _aggregate_rows(base, e, records, folds, chance, best_run_tables)
+        rows += _aggregate_rows(base, e, records, folds, chance, protocol)
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
