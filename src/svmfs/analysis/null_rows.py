@@ -201,8 +201,9 @@ def null_rows_section(root: Path) -> list[str]:
             "over the permutations, 95 % t interval), beside the published number and chance (the majority "
             "class). A protocol free of selection bias reports about chance on permuted labels; `nested` is the "
             "campaign's protocol, an audit (`global_selection`) the reading it measures; `best setting` / "
-            "`best run`: the paper's choice on the test folds, made again on each permutation (mean over the "
-            "folds).")  # fmt: skip
+            "`best run`: the paper's choice on the test folds, made again on each permutation. `real labels` is "
+            "the same protocol's test accuracy on the real labels (the audit table's), not the judged value where "
+            "a table is judged by the inner CV (`protocol.judged_by_inner_cv`).")  # fmt: skip
     return ["## Null-label accuracy beside the published number", "", head, ""] + null_rows_markdown(null_rows(root))
 
 
