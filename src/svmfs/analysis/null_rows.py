@@ -62,6 +62,7 @@ def export_null_labels(results: Path, dest: Path, seed: int, datasets=None) -> l
     if null.empty:
         raise FileNotFoundError(f"{results}/null_labels: no permuted job of {names}: run the campaign with its overlay")
     real = read_audit_records(pick("runs/{d}/*/*/fold-*.json"), pick("audits/global_selection/{d}/*/*.json"))
+    null = _complete(null, real)
     table = null_labels_table(null, real, chance_rates(pick("datasets/{d}.json")))
     out = {"csv": dest / "tables" / "null_labels.csv", "md": dest / "tables" / "null_labels.md",
            "png": dest / "figures" / "null_labels.png"}  # fmt: skip
@@ -74,6 +75,16 @@ def export_null_labels(results: Path, dest: Path, seed: int, datasets=None) -> l
     (dest / NULL_DIR).mkdir(parents=True, exist_ok=True)
     atomic_write_text(dest / NULL_DIR / "folds.csv", folds.to_csv(index=False, float_format=FLOAT_FORMAT, lineterminator="\n"))
     return [*out.values(), dest / NULL_DIR / "folds.csv"]
+
+
+def _complete(null: pd.DataFrame, real: pd.DataFrame) -> pd.DataFrame:
+    """The permutations' results of the jobs whose every outer fold ran (as many folds as on the real labels):
+    a permutation half run says nothing of its mean or its best run."""
+    group = ["dataset", "method", "setting", "protocol"]
+    full = real.groupby(group)["fold"].nunique()
+    got = null.groupby([*group, "perm"])["fold"].transform("nunique").to_numpy()
+    need = np.array([full.get(tuple(k), -1) for k in null[group].itertuples(index=False)])
+    return null[got == need].reset_index(drop=True)
 
 
 def best_over_settings(folds: pd.DataFrame) -> list[float]:
