@@ -86,6 +86,15 @@ def test_a_changed_table_changes_the_row(tmp_path):
     assert campaign_null_rows(f).iloc[0]["null"] == 73.5
 
 
+def test_an_error_row_is_100_less_each_accuracy(tmp_path):
+    f = _folder(tmp_path)
+    t = (f / "tables" / "reproduction.csv").read_text().replace("C-1,test_accuracy,90.0", "C-1,test_error,10.0")
+    (f / "tables" / "reproduction.csv").write_text(t)
+    row = campaign_null_rows(f).query("metric == 'test_error'").iloc[0]
+    assert (row["published"], row["real"], row["null"], row["chance"]) == (10.0, 12.0, 50.0, 45.0)
+    assert (row["null_ci_low"], row["null_ci_high"]) == (0.0, 100.0)
+
+
 def test_the_best_run_is_chosen_on_each_permutation(tmp_path):
     f = _folder(tmp_path)
     (f / "config.yaml").write_text(yaml.safe_dump({"protocol": {"kind": "paper", "judged_by_best_run": ["Table 1"]}}))
@@ -109,8 +118,10 @@ def test_committed_null_label_tables_are_what_reproduction_md_reads():
         mine = rows[(rows["campaign"] == folder.name) & ~rows["protocol"].str.contains(",")]
         assert not mine.empty, folder.name
         merged = mine.merge(table, on=KEY)
-        assert len(merged) == len(mine) and np.allclose(merged["null"], merged["accuracy_mean"])
-        assert np.allclose(merged["real"], merged["accuracy_real"], equal_nan=True)
+        sign = np.where(merged["metric"] == "test_error", -1.0, 1.0)  # an error row: 100 less the accuracy
+        shift = np.where(merged["metric"] == "test_error", 100.0, 0.0)
+        assert len(merged) == len(mine) and np.allclose(merged["null"], shift + sign * merged["accuracy_mean"])
+        assert np.allclose(merged["real"], shift + sign * merged["accuracy_real"], equal_nan=True)
 
 
 def test_the_section_lists_every_committed_campaign(tmp_path):
@@ -118,5 +129,5 @@ def test_the_section_lists_every_committed_campaign(tmp_path):
     for folder in COMMITTED:
         assert f"`{folder.name}`" in section and f"{OVERLAYS}/{folder.name}.yaml" in section
     shutil.copytree(_folder(tmp_path), tmp_path / "root" / "camp_paper")
-    assert "| `camp_paper` | p | Table 1 | d | m | nested | 90.00 | 88.00 | 50.00 [0.00, 100.00] | 55.00 | 2 |" in (
+    assert "| `camp_paper` | p | Table 1 | d | m | test_accuracy | nested | 90.00 | 88.00 | 50.00 [0.00, 100.00] | 55.00 | 2 |" in (
         "\n".join(null_rows_section(tmp_path / "root")))

@@ -38,10 +38,11 @@ from .optimism import t_interval
 NULL_DIR = "null_labels"
 #: The overlays switching the audit on, one per paper-protocol campaign: ``<campaign>.yaml``.
 OVERLAYS = Path("config/campaigns/null_labels")
-COLUMNS = ["campaign", "paper", "table", "dataset", "method", "setting", "protocol", "published", "real",
+COLUMNS = ["campaign", "paper", "table", "dataset", "method", "setting", "metric", "protocol", "published", "real",
            "null", "null_ci_low", "null_ci_high", "chance", "permutations", "command"]  # fmt: skip
 FOLD_COLUMNS = ["perm", "dataset", "method", "setting", "protocol", "fold", "accuracy"]
-ACCURACY_METRICS = ("test_accuracy",)
+#: The judged numbers a null-label row stands beside; an error is 100 less the accuracy (so is chance's).
+ACCURACY_METRICS = ("test_accuracy", "test_error")
 
 
 def export_null_labels(results: Path, dest: Path, seed: int, datasets=None) -> list[Path]:
@@ -161,7 +162,8 @@ def campaign_null_rows(folder: Path) -> pd.DataFrame:
     rows = []
     for _, e in _published(folder).iterrows():
         base = {"campaign": folder.name, "paper": e["paper"], "table": e["table"], "dataset": e["dataset"],
-                "method": e["method"], "setting": e["setting"], "command": overlay_command(folder.name)}  # fmt: skip
+                "method": e["method"], "setting": e["setting"], "metric": e["metric"],
+                "command": overlay_command(folder.name)}  # fmt: skip
         mine = table[(table["dataset"] == e["dataset"]) & (table["method"] == e["method"])]
         if mine.empty:
             continue
@@ -172,7 +174,11 @@ def campaign_null_rows(folder: Path) -> pd.DataFrame:
                                     "null": r["accuracy_mean"], "null_ci_low": r["accuracy_ci_low"],
                                     "null_ci_high": r["accuracy_ci_high"], "chance": chance, "permutations": int(r["n"])})  # fmt: skip
         rows += _aggregate_rows(base, e, records, folds, chance, protocol)
-    return pd.DataFrame(rows, columns=COLUMNS)
+    out = pd.DataFrame(rows, columns=COLUMNS)
+    err = out["metric"] == "test_error"
+    out.loc[err, ["real", "null", "chance"]] = 100.0 - out.loc[err, ["real", "null", "chance"]]
+    out.loc[err, ["null_ci_low", "null_ci_high"]] = 100.0 - out.loc[err, ["null_ci_high", "null_ci_low"]].to_numpy()
+    return out
 
 
 def null_rows(root: Path) -> pd.DataFrame:
@@ -190,11 +196,11 @@ def null_rows_markdown(rows: pd.DataFrame) -> list[str]:
     """REPRODUCTION.md's section body: one table row per judged accuracy and protocol, then the commands."""
     if rows.empty:
         return ["No paper-protocol campaign has committed a null-label audit yet (config/campaigns/null_labels/).", ""]
-    out = ["| campaign | paper | table | dataset | method | protocol | published | real labels | permuted labels "
-           "[95 % CI] | chance | permutations |", "|---|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    out = ["| campaign | paper | table | dataset | method | metric | protocol | published | real labels | permuted "
+           "labels [95 % CI] | chance | permutations |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
     for r in rows.itertuples(index=False):
         ci = "" if pd.isna(r.null_ci_low) else f" [{_num(r.null_ci_low)}, {_num(r.null_ci_high)}]"
-        out.append(f"| `{r.campaign}` | {r.paper} | {r.table} | {r.dataset} | {r.method} | {r.protocol} | "
+        out.append(f"| `{r.campaign}` | {r.paper} | {r.table} | {r.dataset} | {r.method} | {r.metric} | {r.protocol} | "
                    f"{_num(r.published)} | {_num(r.real)} | {_num(r.null)}{ci} | {_num(r.chance)} | {r.permutations} |")  # fmt: skip
     out += ["", "More permutations (only the new permutations' jobs run), after "
             "`python -m svmfs.reproduce restore reproduction/<campaign> --configfile <the two files>`:", ""]
@@ -214,7 +220,8 @@ def null_rows_section(root: Path) -> list[str]:
             "campaign's protocol, an audit (`global_selection`) the reading it measures; `best setting` / "
             "`best run`: the paper's choice on the test folds, made again on each permutation. `real labels` is "
             "the same protocol's test accuracy on the real labels (the audit table's), not the judged value where "
-            "a table is judged by the inner CV (`protocol.judged_by_inner_cv`).")  # fmt: skip
+            "a table is judged by the inner CV (`protocol.judged_by_inner_cv`); a `test_error` row gives 100 less "
+            "each accuracy (chance: the majority class's error).")  # fmt: skip
     return ["## Null-label accuracy beside the published number", "", head, ""] + null_rows_markdown(null_rows(root))
 
 
