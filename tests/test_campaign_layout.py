@@ -38,6 +38,8 @@ def chain(path: Path) -> list[Path]:
     rel = path.relative_to(CAMPAIGNS)
     if rel.parts[0] in FLAT_OVERLAYS:
         return [*_flat_base(path), path]
+    if rel.parts[0] == "null_labels":  # the null-label audit on a paper-protocol campaign of the same name
+        return [*chain(CAMPAIGNS / "protocol" / rel.name), path]
     if len(rel.parts) <= 2 or rel.parts[0] == "protocol":  # a base (top-level, <paper>/<base>.yaml, protocol/)
         return [path]
     return [*chain(path.parent.with_suffix(".yaml")), path]
