@@ -14,7 +14,13 @@ from sklearn.model_selection import StratifiedKFold
 from svmfs.analysis.null_labels import COLUMNS, null_labels_table
 from svmfs.config import ConfigError, job_campaign_config, job_config, load_config
 from svmfs.protocol.audits import run_global_selection
-from svmfs.protocol.null_labels import check_null_labels, permutation_seed, permuted_labels
+from svmfs.protocol.null_labels import (
+    check_null_labels,
+    permutation_seed,
+    permuted_labels,
+    permuted_labels_for_folds,
+    usable_on_every_side,
+)
 from svmfs.protocol.select_job import run_select_job
 
 CAMPAIGN = {
@@ -103,16 +109,44 @@ def test_bad_null_labels_blocks_are_config_errors(tmp_path, root, change, messag
 
 
 def test_a_dataset_too_small_for_its_folds_after_permutation_is_a_config_error(tmp_path, root):
-    """16 rows, 8 per class, 4 outer folds: a test side of 4 can take 4 of a class, leaving 4 of it on a training
-    side; 5 inner folds need 5."""
+    """16 rows, 8 per class, 4 outer folds: a class spread evenly over the test folds (2 a fold) leaves 6 of it
+    on every training side, so 6 inner folds can be drawn on some permutation and 7 on none; a train/test split
+    of 5 training rows cannot hold 6 of a class."""
     small = {"mit_example1": {"params": {"n": 16, "p": 20, "k0": 3, "rho": 0.2}}}
     on = {"audits": ["null_labels"], "null_labels": {"permutations": 2}}
-    _load(tmp_path, root, datasets=small, inner_cv={"n_splits": 4})  # the real labels' folds are fine
-    with pytest.raises(ConfigError, match="too small for its folds after permutation"):
-        _load(tmp_path, root, datasets=small, inner_cv={"n_splits": 5}, **on)
     cfg = _load(tmp_path, root, datasets=small, inner_cv={"n_splits": 4}, **on)
-    assert check_null_labels(cfg, ["mit_example1"], lambda n: ([8, 8], cfg["splits"])) == []
-    assert "too small" in check_null_labels({**cfg, "inner_cv": {"n_splits": 5}}, ["mit_example1"], lambda n: ([8, 8], cfg["splits"]))[0]
+    kfold = {"kind": "stratified_kfold", "n_splits": 4}
+    assert check_null_labels({**cfg, "inner_cv": {"n_splits": 6}}, ["mit_example1"], lambda n: ([8, 8], kfold)) == []
+    err = check_null_labels({**cfg, "inner_cv": {"n_splits": 7}}, ["mit_example1"], lambda n: ([8, 8], kfold))
+    assert len(err) == 1 and "'mit_example1' is too small for its folds after permutation" in err[0] and "at most 6" in err[0]
+    split = {"kind": "random_train_test", "train_size": 5}
+    assert "at most 5" in check_null_labels({**cfg, "inner_cv": {"n_splits": 6}}, ["mit_example1"], lambda n: ([8, 8], split))[0]
+    with pytest.raises(ConfigError, match="too small for its folds after permutation"):
+        _load(tmp_path, root, datasets=small, splits={"kind": "random_train_test", "train_size": 4, "test_size": 12},
+              inner_cv={"n_splits": 5}, **on)  # fmt: skip
+
+
+def test_a_permutation_keeps_every_class_filling_the_inner_folds_on_every_training_side():
+    """A half/half split of 62 rows (22 of the smaller class, colon's counts): a permutation over all rows leaves
+    fewer than 10 of it on the training side about one time in four; the draws that do are rejected, the kept
+    one is the first usable draw of the same generator (equal to the plain permutation when that is usable),
+    and with no usable permutation the error names the dataset before any select job."""
+    y = np.repeat([-1, 1], [40, 22])
+    train = sorted(np.r_[np.arange(20), np.arange(40, 51)].tolist())
+    folds = [{"fold": 0, "train": train, "test": sorted(set(range(62)) - set(train))}]
+    rejected_any = False
+    for p in range(12):
+        seed = permutation_seed(20110101, "colon", p)
+        yp, rejected = permuted_labels_for_folds(y, seed, folds, 10, "colon")
+        assert usable_on_every_side(yp, folds, 10) and sorted(yp.tolist()) == sorted(y.tolist())
+        plain = permuted_labels(y, seed)
+        assert (rejected == 0) == usable_on_every_side(plain, folds, 10)
+        if rejected == 0:
+            assert np.array_equal(yp, plain)
+        rejected_any |= rejected > 0
+    assert rejected_any  # the restriction is exercised on these seeds
+    with pytest.raises(ValueError, match="'colon' is too small for its folds after permutation"):
+        permuted_labels_for_folds(y, 1, folds, 23, "colon")
 
 
 def test_switching_the_audit_on_changes_no_select_jobs_config(tmp_path, root):

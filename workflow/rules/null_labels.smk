@@ -11,6 +11,7 @@ rule null_labels_permute:
     input:
         npz=f"{OUT}/datasets/{{dataset}}.npz",
         meta=f"{OUT}/datasets/{{dataset}}.json",
+        splits=f"{OUT}/splits/{{dataset}}.json",
         code=library_file("protocol/null_labels.py"),
     output:
         npz=f"{NULL}/datasets/{{dataset}}.npz",
@@ -31,6 +32,7 @@ rule null_labels_permute:
         seed=lambda wc: permutation_seed(
             NULL_SEED, DSCFG[wc.dataset]["group"], int(wc.perm)
         ),
+        inner_splits=config["inner_cv"]["n_splits"],
     script:
         "../../scripts/null_labels_permute.py"
 

@@ -45,13 +45,73 @@ def permuted_labels(y: np.ndarray, seed: int) -> np.ndarray:
     return np.asarray(y)[rng.permutation(len(y))]
 
 
-def _largest_test_side(spec: dict, n_samples: int) -> int:
-    """Rows of the largest outer test side of the splits ``spec`` on ``n_samples`` rows (k-fold test folds differ
-    in size by at most one; a train/test split keeps ``train_size`` rows, a fraction floored, for training)."""
+#: Draws of a permutation tried before a dataset is declared too small for its folds after permutation.
+MAX_DRAWS = 1000
+
+
+def usable_on_every_side(y: np.ndarray, folds: list[dict], inner_splits: int) -> bool:
+    """Whether every class of ``y`` keeps at least ``inner_splits`` rows on every outer training side of
+    ``folds`` (each ``{"train": [...], ...}``), so the inner folds stratified on ``y`` can be drawn.
+
+    Examples
+    --------
+    >>> y = np.array([0, 0, 0, 1, 1, 1])
+    >>> usable_on_every_side(y, [{"train": [0, 1, 3, 4]}], 2)
+    True
+    >>> usable_on_every_side(y, [{"train": [0, 1, 2, 3]}], 2)
+    False
+    """
+    y = np.asarray(y)
+    classes = np.unique(y)
+    for fold in folds:
+        side = y[np.asarray(fold["train"], dtype=int)]
+        if min(int((side == c).sum()) for c in classes) < inner_splits:
+            return False
+    return True
+
+
+def permuted_labels_for_folds(
+    y: np.ndarray, seed: int, folds: list[dict], inner_splits: int, dataset: str = "dataset"
+) -> tuple[np.ndarray, int]:
+    """``y`` permuted over all its rows, uniformly among the permutations under which every class still fills
+    ``inner_splits`` inner folds on every outer training side of ``folds`` (the real data's splits).
+
+    The draws of one generator seeded ``seed`` are tried in turn and the first usable one is kept (rejection
+    sampling: uniform over the usable permutations; whether a draw is usable depends on the labels and the
+    splits alone, never on the features, so the labels stay independent of the data). When the first draw
+    is usable the result equals :func:`permuted_labels`. Returns the labels and the number of draws
+    rejected; raises ``ValueError`` naming the dataset when none of :data:`MAX_DRAWS` draws is usable.
+
+    Examples
+    --------
+    >>> y = np.array([0] * 6 + [1] * 6)
+    >>> folds = [{"train": list(range(0, 12, 2))}, {"train": list(range(1, 12, 2))}]
+    >>> yp, rejected = permuted_labels_for_folds(y, 3, folds, 2)
+    >>> usable_on_every_side(yp, folds, 2), sorted(yp) == sorted(y)
+    (True, True)
+    """
+    rng = np.random.default_rng(seed)
+    y = np.asarray(y)
+    for draw in range(MAX_DRAWS):
+        candidate = y[rng.permutation(len(y))]
+        if usable_on_every_side(candidate, folds, inner_splits):
+            return candidate, draw
+    raise ValueError(
+        f"{AUDIT}: dataset {dataset!r} is too small for its folds after permutation: none of {MAX_DRAWS} "
+        f"permutations (seed {seed}) leaves every class {inner_splits} rows (inner_cv.n_splits) on every outer "
+        f"training side; lower inner_cv.n_splits or enlarge the training sides"
+    )
+
+
+def _best_training_side(spec: dict, count: int, n_samples: int) -> int:
+    """The most rows of a class of ``count`` rows a permutation can leave on every outer training side of the
+    splits ``spec`` on ``n_samples`` rows: spread evenly over the k-fold test folds, or all on the training
+    side of a train/test split (``train_size`` a fraction floored, or a count)."""
     if spec["kind"] == "stratified_kfold":
-        return -(-n_samples // int(spec["n_splits"]))
+        return count - -(-count // int(spec["n_splits"]))
     size = spec["train_size"]
-    return n_samples - (int(np.floor(size * n_samples)) if isinstance(size, float) and size < 1 else int(size))
+    train = int(np.floor(size * n_samples)) if isinstance(size, float) and size < 1 else int(size)
+    return min(count, train)
 
 
 def _check_block(config: dict) -> list[str]:
@@ -73,8 +133,9 @@ def _check_block(config: dict) -> list[str]:
 
 
 def _check_sizes(config: dict, datasets, sizes) -> list[str]:
-    """Every permutation keeps the folds usable: the smallest class, less the largest outer test side (the
-    most of it a permutation can move there), still fills the inner folds on every training side."""
+    """Some permutation keeps the folds usable: every class, at its most favourable spread over the outer
+    splits, still fills the inner folds on every training side (the draws themselves are restricted to such
+    permutations: :func:`permuted_labels_for_folds`)."""
     errs = []
     inner = int(config["inner_cv"]["n_splits"])
     for name in datasets:
@@ -84,13 +145,11 @@ def _check_sizes(config: dict, datasets, sizes) -> list[str]:
             continue
         if not counts:
             continue
-        test = _largest_test_side(spec, sum(counts))
-        worst = min(counts) - test
-        if worst < inner:
+        best = min(_best_training_side(spec, c, sum(counts)) for c in counts)
+        if best < inner:
             errs.append(
                 f"{AUDIT}: dataset {name!r} is too small for its folds after permutation: its smallest class "
-                f"({min(counts)}) less its largest outer test side ({test}) leaves {worst} on a training side, "
-                f"fewer than inner_cv.n_splits = {inner}"
+                f"({min(counts)}) leaves at most {best} on some training side, fewer than inner_cv.n_splits = {inner}"
             )
     return errs
 

@@ -35,6 +35,9 @@ def index_markdown(root: Path = ROOT / "reproduction") -> str:
     ]
     reduced = [c for c in campaigns if c[2].get("reduced")]
     out += _index_body([c for c in campaigns if not c[2].get("reduced")])
+    from ..analysis.null_rows import null_rows_section  # the null-label audit beside the published numbers
+
+    out += null_rows_section(root)
     others = _without_verdicts(root)
     unfinished = [(n, p) for n, p in others if p.get("partial")]
     figures_only = [(n, p) for n, p in others if not p.get("partial")]
