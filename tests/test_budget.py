@@ -64,12 +64,19 @@ def test_a_method_with_a_time_limit_gets_the_budget_per_fit(write_config, root):
     assert budget_time_limit(MILPFS, {"time_limit": 3.0}, {}, None, {"job_budget_s": 70.0, "inner_cv": {"n_splits": 3}}) == {"time_limit": 3.0}
 
 
-def test_the_budget_is_in_the_hash_of_the_jobs_it_limits_only(write_config, root):
+def test_the_budget_is_in_the_hash_of_the_jobs_that_have_one_only(write_config, root):
+    """Every method honours a budget, so it is in the hash of every job that has one; a campaign without one
+    keeps its jobs' hashes (no ``job_budget_s`` key at all)."""
     plain = load_config(write_config(BASE), workdir=root)
     budget = load_config(write_config(merge_config(BASE, {"limits": {"job_budget_s": 150}})), workdir=root)
-    assert job_config(budget, "mit_example1", "fisher", "default") == job_config(plain, "mit_example1", "fisher", "default")
-    assert job_config(budget, "mit_example1", "milp_fs", "default")["campaign"]["job_budget_s"] == 150.0
-    assert job_config(budget, "mit_example1", "milp_fs", "default") != job_config(plain, "mit_example1", "milp_fs", "default")
+    for method in ("fisher", "milp_fs"):
+        assert "job_budget_s" not in job_config(plain, "mit_example1", method, "default")["campaign"]
+        assert job_config(budget, "mit_example1", method, "default")["campaign"]["job_budget_s"] == 150.0
+    own = merge_config(BASE, {})
+    own["methods"] = {**BASE["methods"], "fisher": {"job_budget_s": 5}}
+    own = load_config(write_config(own), workdir=root)
+    assert job_config(own, "mit_example1", "fisher", "default")["campaign"]["job_budget_s"] == 5.0
+    assert job_config(own, "mit_example1", "milp_fs", "default") == job_config(plain, "mit_example1", "milp_fs", "default")
 
 
 @pytest.mark.parametrize(
@@ -100,3 +107,59 @@ def test_a_milp_job_past_its_budget_ends_with_status_time_limit():
     rec = run_select_job(X, y, fold, "milp_fs", {"method": "milp_fs", "grid": {"C": [1.0]}, "params": {"B": 20}}, campaign, 1)
     assert rec["selector_params"]["time_limit"] == pytest.approx(0.005)
     assert rec["status"] == "time_limit"
+
+
+def _l1_job(grid_c, budget=None):
+    """An l1_svm select job (60 x 200, 5 informative features) with the grid C = ``grid_c``."""
+    import numpy as np
+
+    from svmfs.protocol.select_job import run_select_job
+
+    rng = np.random.default_rng(3)
+    X, y = rng.normal(size=(60, 200)), np.tile([0, 1], 30)
+    X[y == 1, :5] += 1.0
+    fold = {"fold": 0, "train": list(range(45)), "test": list(range(45, 60))}
+    campaign = {"normalization": {"method": "zscore"}, "inner_cv": {"n_splits": 3}, "splits": {},
+                "final_classifier": {"linear": {"C": [0.1, 1.0]}}}  # fmt: skip
+    if budget is not None:
+        campaign["job_budget_s"] = budget
+    return run_select_job(X, y, fold, "l1_svm", {"method": "l1_svm", "grid": {"C": grid_c}}, campaign, 1)
+
+
+TIMES = ("fit_time_s", "tune_time_s")
+
+
+def test_a_budget_far_below_one_fit_stops_the_tuning_after_its_first_fit():
+    """Budget 1e-9 s: the first inner fit (C = 1 on inner fold 0) is the only one; the job chooses among its
+    candidates (the final classifier's two C on fold 0), refits C = 1 on the training side, and so selects what
+    a job whose grid is that point alone selects; status time_limit, the message says where the tuning stopped."""
+    rec = _l1_job([1.0, 0.1, 10.0], budget=1e-9)
+    alone = _l1_job([1.0])
+    assert rec["status"] == "time_limit"
+    assert "job budget of 1e-09 s spent" in rec["message"] and "1 selector fit(s)" in rec["message"]
+    assert "inner fold(s) 0" in rec["message"] and rec["n_candidates"] == 2
+    assert rec["selector_params"] == {"C": 1.0}
+    assert rec["selected"] == alone["selected"] and rec["test_accuracy"] == alone["test_accuracy"]
+    assert alone["n_candidates"] == 2 and alone["status"] == "ok"
+    full = _l1_job([1.0, 0.1, 10.0])
+    assert full["n_candidates"] == 6  # the whole grid without the budget
+
+
+def test_a_large_budget_changes_nothing_in_the_record():
+    """A budget never reached: the record (times aside) is the one of the job without a budget."""
+    rec, plain = _l1_job([1.0, 0.1, 10.0], budget=1e6), _l1_job([1.0, 0.1, 10.0])
+    assert {k: v for k, v in rec.items() if k not in TIMES} == {k: v for k, v in plain.items() if k not in TIMES}
+
+
+def test_a_spent_budget_chooses_on_the_completed_inner_folds_only():
+    """Stopped in inner fold 2 of 3: the choice is on folds 0-1, where every candidate was scored."""
+    from svmfs.protocol.job_budget import JobClock
+
+    clock = JobClock(1.0)
+    clock.fits, clock.stopped_after = 7, 2.0
+    scores = {0: [[0, None, 0, 0.5, 3], [1, None, 0, 0.6, 2]], 1: [[0, None, 0, 0.7, 3], [1, None, 0, 0.4, 2]],
+              2: [[0, None, 0, 1.0, 3]]}  # fmt: skip
+    assert clock.usable_scores(scores) == {0: scores[0], 1: scores[1]} and clock.folds_used == [0, 1]
+    clock = JobClock(1.0)
+    clock.fits, clock.stopped_after = 1, 2.0
+    assert clock.usable_scores({0: [[0, None, 0, 0.5, 3]], 1: [], 2: []}) == {0: [[0, None, 0, 0.5, 3]]}

@@ -18,10 +18,12 @@ or a fit too short for its time to be more than overhead (fisher, correlation, o
 varies p only: the factor n / 80 is an assumption (linear in n; an SVM's solve grows faster, so for n >> 80
 the estimate is low), and the final classifier's fits are not counted. It is a warning, not a promise.
 
-The budget is enforced where a method has a time limit (its ``time_limit`` parameter: MILP-FS, MM-FS, KP-FS
-off the shelf): each of the job's fits gets ``job_budget_s / F`` seconds unless the campaign sets
-``time_limit`` itself, and a fit stopped there ends with status ``time_limit`` and the best selection it
-reached. A method without one runs to its end; ``resources.runtime`` stays the scheduler's hard stop.
+Every method's job honours the budget between the fits of its inner CV (:mod:`svmfs.protocol.job_budget`:
+past it, no further inner fit, the choice among what was scored, status ``time_limit``). A method with a time
+limit (its ``time_limit`` parameter: MILP-FS, MM-FS, KP-FS off the shelf) also has each of the job's fits
+given ``job_budget_s / F`` seconds unless the campaign sets ``time_limit`` itself, and a fit stopped there ends
+with status ``time_limit`` and the best selection it reached. ``resources.runtime`` stays the scheduler's hard
+stop.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ def job_campaign_config(config: dict, dataset: str, method: str) -> dict[str, An
         "splits": dataset_splits(config, dataset),
     }
     out.update(prefilter_entry(config, mcfg))  # a fold-local prefilter: in the hash of the jobs it affects only
-    out.update(budget_entry(config, method, mcfg))  # a job budget, for a method with a time limit only
+    out.update(budget_entry(config, method, mcfg))  # a job budget: in the hash of the jobs that have one only
     audits = select_job_audits(config)
     if audits:  # only when on: with no audit a select job's params (and record) are those of before
         out["audits"] = audits

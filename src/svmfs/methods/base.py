@@ -31,9 +31,13 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-STATUSES = ("ok", "acceptable", "max_iter", "time_limit", "solver_error", "infeasible", "empty")
+STATUSES = ("ok", "acceptable", "max_iter", "time_limit", "solver_error", "infeasible", "empty", "collapsed")
 """Solver outcomes a record may carry. ``acceptable`` is Ipopt's "solved to acceptable level"; ``empty``: the
-solver ended ``ok`` or ``acceptable`` but kept no feature (set by :meth:`BaseSelector.fit`, never by a method)."""
+solver ended ``ok`` or ``acceptable`` but kept no feature (set by :meth:`BaseSelector.fit`, never by a method);
+``collapsed``: the solver ended ``ok`` or ``acceptable`` with features, but the final classifier refitted on them
+on the training side predicts one class for every training point (set by the select job,
+:mod:`svmfs.protocol.job_status`, never by a method). A select job past its budget (``job_budget_s``) ends
+``time_limit`` (:mod:`svmfs.protocol.job_budget`)."""
 
 # Building blocks of the selectors' ``_parameter_constraints`` (scikit-learn's ``sklearn.utils._param_validation``).
 #: A penalty, width, threshold or time: a real number > 0.

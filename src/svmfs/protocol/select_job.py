@@ -29,7 +29,8 @@ from ..methods.external import record_fields
 from .audits import best_on_test_side, n_test_side_candidates, test_side_scores, tune_on_test_side
 from .classifiers import final_grid, fit_predict
 from .fit_memo import FitMemo
-from .job_budget import budget_time_limit
+from .job_budget import JobClock, budget_time_limit
+from .job_status import status_fields
 from .initial_solution import apply_initial_solution, read_initial_solution
 from . import multiclass
 from .method_plan import method_plan, selector_factory
@@ -358,7 +359,7 @@ def run_select_job(
     then :func:`~svmfs.protocol.tuning.choose_candidate`'s, the same as the job's own tuning. The workflow
     passes the parts' files instead, as ``method_cfg["inner_scores_from"]`` (rule select_part writes them);
     the record's ``tune_time_s`` then adds the parts' seconds."""
-    parts_s = 0.0
+    parts_s, clock = 0.0, JobClock(campaign.get("job_budget_s"))  # the budget every method honours (.job_budget)
     if inner_scores is None and method_cfg.get("inner_scores_from"):
         inner_scores, parts_s = scores_from_parts(method_cfg["inner_scores_from"])
     spec, cls, grid, fixed, final_kind, final_cfg = _job_plan(method_name, method_cfg, setting, fixed_size, campaign, initial)
@@ -376,7 +377,7 @@ def run_select_job(
     # 3. inner-CV tuning of the selector (jointly with the final classifier's grid)
     t0 = time.perf_counter()
     cpu = [time.process_time()]  # CPU seconds at each stage's end, logged, not recorded
-    tuned = _tune(make, grid, spec, final_kind, final_cfg, Xtr, ytr, cv, inner_scores, inner_cv_rule(campaign))
+    tuned = _tune(make, grid, spec, final_kind, final_cfg, Xtr, ytr, cv, inner_scores, inner_cv_rule(campaign), clock)
     tune_time = time.perf_counter() - t0 + parts_s
     cpu.append(time.process_time())
 
@@ -398,7 +399,7 @@ def run_select_job(
     # 6. the record
     selected = np.flatnonzero(support)
     rec = _record_body(X, fold, method_name, method_cfg, final_kind, train, n_test, selected, fixed, tuned, final,
-                       train_pred, ytr, test_metrics, norm, leaky, selector, fit_time, tune_time, seed, initial)  # fmt: skip
+                       train_pred, ytr, test_metrics, norm, leaky, selector, fit_time, tune_time, seed, initial, clock)  # fmt: skip
     rec.update(record_fields(method_cfg))  # a class by import path: its name and version
     audits = campaign.get("audits") or []
     if "test_tuned" in audits:  # the selector's and the final classifier's grids tuned on the test side
@@ -432,12 +433,12 @@ def _final_classifier(X, y, fold, norm, Xtr, Xte, ytr, yte, leaky, final_kind, f
     return final, train_pred, evaluate, test_metrics
 
 
-def _tune(make, grid, spec, final_kind, final_cfg, Xtr, ytr, cv, inner_scores, rule):
+def _tune(make, grid, spec, final_kind, final_cfg, Xtr, ytr, cv, inner_scores, rule, clock=None):
     """Step 3: the inner-CV choice of the selector's parameters (jointly with the final classifier's grid),
     from fold-by-fold scores computed beforehand when there are some, else by tuning here."""
     if inner_scores is not None and grid:
         return choose_candidate(make, grid, spec.truncation, final_kind, final_cfg, Xtr, inner_scores, cv.get_n_splits(), rule)
-    return tune_selector(make, grid, spec.truncation, final_kind, final_cfg, Xtr, ytr, cv, fit_predict, rule)
+    return tune_selector(make, grid, spec.truncation, final_kind, final_cfg, Xtr, ytr, cv, fit_predict, rule, clock)
 
 
 def _validation_points(X, y, fold: dict, norm: dict, cls, method_name: str) -> dict:
@@ -452,8 +453,10 @@ def _validation_points(X, y, fold: dict, norm: dict, cls, method_name: str) -> d
 
 
 def _record_body(X, fold, method_name, method_cfg, final_kind, train, n_test, selected, fixed, tuned, final,
-                 train_pred, ytr, test_metrics, norm, leaky, selector, fit_time, tune_time, seed, initial) -> dict[str, Any]:
-    """Step 6: the record of the nested choice, its test-side scores and the selector's fitted attributes."""
+                 train_pred, ytr, test_metrics, norm, leaky, selector, fit_time, tune_time, seed, initial,
+                 clock=None) -> dict[str, Any]:  # fmt: skip
+    """Step 6: the record of the nested choice, its test-side scores and the selector's fitted attributes; its
+    status as the job judges it (``collapsed``, ``time_limit`` past the budget ``clock``: :mod:`.job_status`)."""
     rec: dict[str, Any] = {
         "method": method_name,
         "registry_method": method_cfg.get("method", method_name),
@@ -496,6 +499,7 @@ def _record_body(X, fold, method_name, method_cfg, final_kind, train, n_test, se
     extra = {k: v for k, v in selector.diagnostics_.items() if k not in ("status", "message", "objective", "n_iter", "time_s")}
     if extra:
         rec["diagnostics"] = extra
+    rec.update(status_fields(rec, clock, train_pred, ytr))
     return rec
 
 

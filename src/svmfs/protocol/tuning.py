@@ -167,6 +167,7 @@ def inner_fold_scores(
     folds=None,
     fit: Callable | None = None,
     points=None,
+    clock=None,
 ) -> dict[int, list[list]]:
     """The inner CV's scores, fold by fold: ``{k: [[selector point, size, final point, accuracy,
     n_features], ...]}`` for inner fold k of ``cv`` (``folds``: only those k; None: all), the candidates in
@@ -175,7 +176,9 @@ def inner_fold_scores(
     and merged give what one call over all folds gives (:func:`choose_candidate`). JSON-serializable.
     A final-classifier fit that repeats one of the same inner fold (the same selected columns at another
     selector point) is done once (:class:`~svmfs.protocol.fit_memo.FitMemo`, one per inner fold, released
-    with it); ``fit``: the function that fits (default :func:`~svmfs.protocol.classifiers.fit_predict`)."""
+    with it); ``fit``: the function that fits (default :func:`~svmfs.protocol.classifiers.fit_predict`).
+    ``clock``: the job's budget (:class:`~svmfs.protocol.job_budget.JobClock`), asked before each selector fit;
+    once spent, the remaining fits are skipped (a fold then holds the candidates scored before)."""
     sel_points, sizes = candidates(make_selector, grid, truncation, X)
     fin_points = final_grid(final_kind, final_cfg)
     out: dict[int, list[list]] = {}
@@ -188,8 +191,12 @@ def inner_fold_scores(
         for si, sp in enumerate(sel_points):
             if points is not None and si not in points:
                 continue
+            if clock is not None and clock.stop():  # the job's budget is spent (.job_budget)
+                break
             extra = {truncation: None} if sizes is not None else {}
             sel = make_selector(**sp, **extra).fit(Xf, yf)
+            if clock is not None:
+                clock.fitted()
             for k, sup, scorer in size_candidates(sel, sizes, final_kind, Xf, yf):
                 for fi, fp in enumerate(fin_points):
                     pred, _ = memo.fit_predict(final_kind, fp, final_cfg, Xf, yf, Xv, sup, scorer)
@@ -263,16 +270,20 @@ def tune_selector(
     cv,
     fit: Callable | None = None,
     rule: str = "best_mean",
+    clock=None,
 ) -> TuningResult:
     """Choose the selector's and the final classifier's parameters by inner CV on (X, y): every inner
     fold's scores (:func:`inner_fold_scores`, ``fit`` passed on), then the candidate ``rule`` picks
-    (:func:`choose_candidate`).
+    (:func:`choose_candidate`). ``clock``: the job's budget; once spent, the choice is among the candidates
+    scored on the same inner folds (:meth:`~svmfs.protocol.job_budget.JobClock.usable_scores`).
 
     With nothing to choose for the selector, nothing is fitted: ({}, {}, NaN, 1 candidate).
     """
     if not grid:
         return TuningResult({}, {}, float("nan"), 1, [])
-    scores = inner_fold_scores(make_selector, grid, truncation, final_kind, final_cfg, X, y, cv, fit=fit)
+    scores = inner_fold_scores(make_selector, grid, truncation, final_kind, final_cfg, X, y, cv, fit=fit, clock=clock)
+    if clock is not None:
+        scores = clock.usable_scores(scores)
     return choose_candidate(make_selector, grid, truncation, final_kind, final_cfg, X, scores, rule=rule)
 
 
