@@ -28,6 +28,7 @@ from svmfs.config import (
     split_inner_folds,
 )
 from svmfs.methods.registry import get_method
+from svmfs.reproduce.fingerprint import code_fingerprint, method_module as module_of_target
 from svmfs.protocol.seeds import (
     audit_global_seed,
     data_seed,
@@ -153,9 +154,19 @@ def library_file(path):
 
 
 def method_module(method):
-    """The method's module file: editing it reruns that method's jobs only."""
-    target = get_method(MCFG[method].get("method", method)).target
-    return library_file(f"methods/{target.partition(':')[0]}.py")
+    """The method's module (its dotted name), which its jobs import by name (through the registry)."""
+    return module_of_target(get_method(MCFG[method].get("method", method)).target)
+
+
+def job_code(script, with_method=True):
+    """A result rule's ``params: code``: the fingerprint of the code its job runs (the rule's script, every
+    svmfs module it imports, transitively, and the job's method module; svmfs.reproduce.fingerprint), so
+    that Snakemake's params trigger reruns a job when any of that code changes, and only then (a docstring
+    or comment edit changes nothing)."""
+    script = SVMFS_ROOT / "scripts" / script
+    if not with_method:
+        return code_fingerprint(script)
+    return lambda wc: code_fingerprint(script, [method_module(wc.method)])
 
 
 def select_input(wildcards):
@@ -163,7 +174,6 @@ def select_input(wildcards):
         "npz": f"{OUT}/datasets/{wildcards.dataset}.npz",
         "meta": f"{OUT}/datasets/{wildcards.dataset}.json",
         "splits": f"{OUT}/splits/{wildcards.dataset}.json",
-        "code": method_module(wildcards.method),
     }
     other = MCFG[wildcards.method].get("match_size_of")
     if other:

@@ -11,7 +11,6 @@ rule null_labels_permute:
     input:
         npz=f"{OUT}/datasets/{{dataset}}.npz",
         meta=f"{OUT}/datasets/{{dataset}}.json",
-        code=library_file("protocol/null_labels.py"),
     output:
         npz=f"{NULL}/datasets/{{dataset}}.npz",
         meta=f"{NULL}/datasets/{{dataset}}.json",
@@ -31,6 +30,7 @@ rule null_labels_permute:
         seed=lambda wc: permutation_seed(
             NULL_SEED, DSCFG[wc.dataset]["group"], int(wc.perm)
         ),
+        code=job_code("null_labels_permute.py", with_method=False),
     script:
         "../../scripts/null_labels_permute.py"
 
@@ -58,6 +58,8 @@ use rule select as null_select with:
             config["seed"], wc.dataset, wc.fold, wc.method, wc.setting
         ),
         workdir=workflow.basedir,
+        method_module=lambda wc: method_module(wc.method),
+        code=job_code("select.py"),
 
 
 use rule initial_solution as null_initial_solution with:
@@ -65,7 +67,6 @@ use rule initial_solution as null_initial_solution with:
         npz=f"{NULL}/datasets/{{dataset}}.npz",
         meta=f"{NULL}/datasets/{{dataset}}.json",
         splits=f"{OUT}/splits/{{dataset}}.json",
-        code=library_file("protocol/initial_solution.py"),
     output:
         f"{NULL}/initial_solution/{{dataset}}/fold-{{fold}}.json",
     log:
@@ -81,7 +82,6 @@ use rule audit_global as null_audit_global with:
         npz=f"{NULL}/datasets/{{dataset}}.npz",
         meta=f"{NULL}/datasets/{{dataset}}.json",
         splits=f"{OUT}/splits/{{dataset}}.json",
-        code=lambda wc: [method_module(wc.method), library_file("protocol/audits.py")],
     output:
         f"{NULL}/audits/global_selection/{{dataset}}/{{method}}/{{setting}}.json",
     log:

@@ -34,7 +34,8 @@ STABLE_COLUMNS = [
     "precision_relevant", "exact_relevant", "objective", "n_iter", "kernel_width_l1", "selected",
     "selector_params", "final_params", "normalization", "leaky_normalization", "seed", "config_hash",
 ]  # fmt: skip
-VOLATILE_COLUMNS = ["fit_time_s", "tune_time_s", "git_sha", "host", "versions"]
+#: ``code_hash``: the fingerprint of the code the job ran (:func:`svmfs.reproduce.fingerprint.code_fingerprint`)
+VOLATILE_COLUMNS = ["fit_time_s", "tune_time_s", "git_sha", "code_hash", "host", "versions"]
 #: Per-feature columns kept in the parquet store only (a colon record has 2000 scores): the selector's
 #: scores (e.g. MM-FS's gamma), which Table 3 of Jimenez-Cordero et al. ranks and averages over folds,
 #: and the dataset's names of the selected features, which its Table 4 compares with the literature's; and
@@ -50,7 +51,7 @@ AUDIT_COLUMNS = [
 STORE_ONLY_COLUMNS = ["scores", "selected_names", "test_accuracy_resamples", "inner_final_accuracy_folds", *AUDIT_COLUMNS]
 TEXT_COLUMNS = {
     "campaign", "dataset", "dataset_group", "method", "registry_method", "setting", "final_classifier", "status",
-    "message", "normalization", "config_hash", "git_sha", "host",
+    "message", "normalization", "config_hash", "git_sha", "code_hash", "host",
 }  # fmt: skip
 NON_FINITE = {"nan", "inf", "-inf"}
 PACKAGES = ("svmfs", "numpy", "scipy", "scikit-learn", "pandas", "cvxpy", "highspy", "pyomo", "snakemake")
