@@ -163,10 +163,10 @@ def job_code(script, with_method=True):
     svmfs module it imports, transitively, and the job's method module; svmfs.reproduce.fingerprint), so
     that Snakemake's params trigger reruns a job when any of that code changes, and only then (a docstring
     or comment edit changes nothing)."""
-    script = SVMFS_ROOT / "scripts" / script
+    script, src = SVMFS_ROOT / "scripts" / script, SVMFS_ROOT / "src"
     if not with_method:
-        return code_fingerprint(script)
-    return lambda wc: code_fingerprint(script, [method_module(wc.method)])
+        return code_fingerprint(script, src=src)
+    return lambda wc: code_fingerprint(script, [method_module(wc.method)], src=src)
 
 
 def select_input(wildcards):
