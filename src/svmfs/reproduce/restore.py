@@ -66,7 +66,7 @@ def restore(folder: Path, configfiles=None, directory: Path = ROOT, mirror: str 
             rec = {**_record_of(r), "restored_from": str(folder)}
             path = job_path(base, r)
             (directory / path).parent.mkdir(parents=True, exist_ok=True)
-            write_record(rec, directory / path, (directory / path).with_suffix(".parquet"))
+            write_record(rec, directory / path, (directory / path).with_suffix(".parquet"), check=False)
             targets.append(str(path))
         if targets:
             run_workflow(directory, merged, "--touch", "--force", *targets, *_mirror_option(mirror))  # forced: metadata recorded
