@@ -39,13 +39,18 @@ def check(folder: Path, k: int, seed: int, mirror: str | None = None, workdir: P
 def check_all(folders, k: int, seed: int, max_job_s: float | None = None, stamp: bool = False, out=print, **kw) -> int:
     """:func:`check` on each committed campaign of ``folders`` (default: every one, :func:`committed_campaigns`)
     in turn, with its time; 0 if every one passes, else 1 (a folder that fails or cannot run is named and the
-    others still run)."""
+    others still run; one whose downloaded sources are absent, without a mirror, is skipped and named)."""
     import time
 
     folders = [Path(f) for f in folders] or [ROOT / "reproduction" / c for c in committed_campaigns()]
-    failed = []
+    failed, skipped = [], []
     for folder in folders:
         t0 = time.perf_counter()
+        missing = [] if kw.get("mirror") else missing_downloads(folder, kw.get("raw_dir"))
+        if missing:
+            out(f"{folder.name}: skipped, its sources are not downloaded ({', '.join(missing)}): give --mirror or --raw-dir")
+            skipped.append(folder.name)
+            continue
         try:
             rc = check(folder, k, seed, out=out, max_job_s=max_job_s, stamp=stamp, **kw)
         except SystemExit as e:  # the rerun failed
@@ -54,8 +59,22 @@ def check_all(folders, k: int, seed: int, max_job_s: float | None = None, stamp:
         out(f"{folder.name}: {'pass' if rc == 0 else 'FAIL'} in {time.perf_counter() - t0:.1f} s")
         if rc:
             failed.append(folder.name)
-    out(f"{len(folders) - len(failed)} of {len(folders)} campaigns pass" + (f"; failed: {', '.join(failed)}" if failed else ""))
+    out(f"{len(folders) - len(failed) - len(skipped)} of {len(folders)} campaigns pass"
+        + (f"; failed: {', '.join(failed)}" if failed else "") + (f"; skipped: {len(skipped)}" if skipped else ""))
     return 1 if failed else 0
+
+
+def missing_downloads(folder: Path, raw_dir: str | None = None) -> list[str]:
+    """The download sources the committed campaign in ``folder`` reads that ``raw_dir`` (default: the clone's
+    data/raw) does not hold (no ``<source>/MANIFEST.json``): without a mirror, its check cannot run."""
+    from ..config import campaign_datasets, load_dataset_registry
+    from .jobs import validated
+
+    config = validated(load_yaml_file(Path(folder) / "config.yaml"))
+    registry = load_dataset_registry(config, str(ROOT))
+    raw = Path(raw_dir) if raw_dir else ROOT / "data" / "raw"
+    sources = sorted({d["source"] for d in campaign_datasets(config).values() if registry[d["source"]]["kind"] == "download"})
+    return [s for s in sources if not (raw / s / "MANIFEST.json").is_file()]
 
 
 def tally(compared: dict) -> dict[str, int]:
