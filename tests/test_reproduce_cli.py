@@ -442,3 +442,20 @@ def test_every_measured_committed_campaign_passes_the_check_on_one_job(name, sha
     rc = check(ROOT / "reproduction" / name, k=1, seed=1, mirror=shared_mirror,
                workdir=tmp_path / "w", out=lines.append, max_job_s=CI_MAX_JOB_S)  # fmt: skip
     assert rc == 0, "\n".join(lines)  # no DIFF: a solver's path and a float's last digits may move on another CPU
+
+
+def test_check_all_skips_what_it_cannot_rerun_and_names_it(tmp_path):
+    """``check-all`` reruns nothing for a campaign whose downloads are absent (no mirror) or with no job under
+    ``--max-job-s`` (a workflow run with no target would build the whole campaign): each is named, none stamped."""
+    from svmfs.reproduce.check import check_all, missing_downloads
+
+    lines = []
+    folder = Path(shutil.copytree(ROOT / "reproduction" / "mit9520_reduced", tmp_path / "short"))
+    (folder / "checked.json").unlink(missing_ok=True)
+    assert check_all([folder], 1, 1, max_job_s=0.0, stamp=True, out=lines.append, raw_dir=str(tmp_path)) == 0
+    assert lines[0].startswith("short: nothing checked") and not (folder / "checked.json").exists()
+    assert missing_downloads(ROOT / "reproduction" / "jimenez2021", str(tmp_path)) == ["colon", "pima"]
+    lines.clear()
+    assert check_all([ROOT / "reproduction" / "jimenez2021"], 1, 1, out=lines.append, raw_dir=str(tmp_path)) == 0
+    assert lines == ["jimenez2021: skipped, its sources are not downloaded (colon, pima): give --mirror or --raw-dir",
+                     "0 of 1 campaigns pass; skipped: 1"]

@@ -52,13 +52,18 @@ def check_all(folders, k: int, seed: int, max_job_s: float | None = None, stamp:
             skipped.append(folder.name)
             continue
         try:
-            rc = check(folder, k, seed, out=out, max_job_s=max_job_s, stamp=stamp, **kw)
+            if sample_jobs(pd.read_parquet(folder / "records.parquet"), k, seed, max_job_s).empty:
+                rc = 2  # no job short enough to rerun: nothing checked, nothing stamped
+            else:
+                rc = check(folder, k, seed, out=out, max_job_s=max_job_s, stamp=stamp, **kw)
         except SystemExit as e:  # the rerun failed
             out(str(e)[-2000:])
             rc = 1
-        out(f"{folder.name}: {'pass' if rc == 0 else 'FAIL'} in {time.perf_counter() - t0:.1f} s")
-        if rc:
+        out(f"{folder.name}: {('pass', 'FAIL', 'nothing checked (no job under --max-job-s)')[rc]} in {time.perf_counter() - t0:.1f} s")
+        if rc == 1:
             failed.append(folder.name)
+        elif rc == 2:
+            skipped.append(folder.name)
     out(f"{len(folders) - len(failed) - len(skipped)} of {len(folders)} campaigns pass"
         + (f"; failed: {', '.join(failed)}" if failed else "") + (f"; skipped: {len(skipped)}" if skipped else ""))
     return 1 if failed else 0
@@ -98,6 +103,9 @@ def check_jobs(folder: Path, k: int, seed: int, mirror: str | None = None, workd
     among = "" if max_job_s is None else f", drawn among the {int((job_seconds(records) <= max_job_s).sum())} that took at most {max_job_s:g} s"
     out(f"check {folder}: {len(jobs)} of {len(records)} select jobs (seed {seed}{among}), rerun through the workflow")
     out(f"committed jobs ran at {', '.join(sorted(set(jobs['git_sha'].astype(str))))}; this tree: {git_sha(ROOT)}")
+    if jobs.empty:  # nothing to rerun (no job under max_job_s): no workflow run, which would build the whole campaign
+        out("no job to rerun")
+        return {}
     scratch = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="svmfs-check-"))
     try:
         new = rerun_jobs(config, jobs, scratch, cores=cores, mirror=mirror, raw_dir=raw_dir)
