@@ -8,7 +8,7 @@ from pathlib import Path
 
 from svmfs.worker import delegate
 
-delegate(snakemake, __file__, modules=[f"svmfs.methods.{Path(snakemake.input.code).stem}"])
+delegate(snakemake, __file__, modules=[snakemake.params.method_module])
 
 import json  # noqa: E402
 
@@ -33,7 +33,7 @@ with job_context(snakemake.log[0], snakemake.threads) as log:
     rec["selected_names"] = [ds.feature_names[j] for j in rec["selected"]]
     rec.update(
         campaign=p.campaign_name, dataset=w.dataset, dataset_group=p.group, setting=w.setting, config_hash=config_hash(p.job_config),
-        git_sha=prov["git_sha"], host=prov["host"], versions=prov["versions"],
+        git_sha=prov["git_sha"], code_hash=p.code, host=prov["host"], versions=prov["versions"],
     )  # fmt: skip
     log.info(
         "status %s, %d of %d features, test accuracy %.4f, params %s",

@@ -7,7 +7,8 @@ What each part computes is the library's (:func:`svmfs.protocol.select_job.run_p
 that a new kind of part leaves this script, and so the restorability of the parts already made, as it is. An
 inner fold's part: steps 1-3 of the select job on that inner fold only, the grid or the part's block of it
 fitted and scored on it; the select job merges every part's scores and chooses as it would alone. The part
-carries its job's ``config_hash`` and the code's ``git_sha``, as a record does, so that ``reproduce restore``
+carries its job's ``config_hash``, the code's ``git_sha`` and the fingerprint of the code it ran (``code_hash``),
+as a record does, so that ``reproduce restore``
 can tell whether an exported part still holds.
 """
 
@@ -15,7 +16,7 @@ from pathlib import Path
 
 from svmfs.worker import delegate
 
-delegate(snakemake, __file__, modules=[f"svmfs.methods.{Path(snakemake.input.code).stem}"])
+delegate(snakemake, __file__, modules=[snakemake.params.method_module])
 
 import json  # noqa: E402
 import time  # noqa: E402
@@ -38,5 +39,5 @@ with job_context(snakemake.log[0], snakemake.threads) as log:
     part, n_rows = run_part(ds.X, ds.y, fold, w.method, p.method_cfg, p.campaign, p.seed, w.part, setting=p.setting, fixed_size=fixed_size)
     elapsed = time.perf_counter() - t0
     log.info("%s: %d candidates scored in %.3f s", w.part, n_rows, elapsed)
-    part.update(time_s=elapsed, config_hash=config_hash(p.job_config), git_sha=sha)
+    part.update(time_s=elapsed, config_hash=config_hash(p.job_config), git_sha=sha, code_hash=p.code)
     atomic_write_json(snakemake.output[0], part)

@@ -89,14 +89,14 @@ def test_the_absent_rule_keeps_the_committed_records_config_hashes():
     """The schema writes no default for ``inner_cv.rule``: an export's config validated by this tree hashes its jobs
     as its records say; setting the rule changes every job's hash."""
     from svmfs.reproduce.jobs import validated
-    from svmfs.reproduce.restore import job_config_hashes
+    from svmfs.reproduce.restore import stands_for
 
     folder = ROOT / "reproduction" / "mit9520"
     config, rec = validated(load_yaml_file(folder / "config.yaml")), pd.read_parquet(folder / "records.parquet")
     assert "rule" not in config["inner_cv"]
     jobs = rec.drop_duplicates(["dataset", "method", "setting"]).head(5)
     for _, r in jobs.iterrows():
-        assert r["config_hash"] in job_config_hashes(config, r["dataset"], r["method"], r["setting"])
+        assert stands_for(r["config_hash"], config, (r["dataset"], r["method"], r["setting"]))
     config["inner_cv"]["rule"] = "one_se"
     for _, r in jobs.iterrows():
-        assert r["config_hash"] not in job_config_hashes(config, r["dataset"], r["method"], r["setting"])
+        assert not stands_for(r["config_hash"], config, (r["dataset"], r["method"], r["setting"]))

@@ -139,13 +139,30 @@ def test_skipped_method_on_a_dataset_reruns_only_the_aggregation(done):
 
 
 def test_edited_method_module_reruns_only_that_method(done):
+    """A select job's ``params: code`` is the fingerprint of the code it runs: a changed statement of the method's
+    module reruns that method's jobs; a comment or docstring edit reruns nothing."""
     module = done / "src" / "svmfs" / "methods" / "fisher.py"
     original = module.read_text()
-    module.write_text(original + "\n# an edit\n")
+    module.write_text(original + "\n_PROBE = 1\n")
     try:
         jobs = planned(done, SMALL)
         assert {w["method"] for r, w in jobs if r == "select"} == {"fisher"}
         assert {r for r, _ in jobs} == {"select"} | AGGREGATION
+        module.write_text(original + "\n# an edit\n")
+        assert not [w for r, w in planned(done, SMALL) if r == "select"]
+    finally:
+        module.write_text(original)
+
+
+def test_edited_solver_reruns_the_jobs_that_run_it(done):
+    """The fingerprint follows the imports: a changed statement of the solver svm_rfe's module imports (and
+    fisher's does not) reruns svm_rfe's jobs only."""
+    module = done / "src" / "svmfs" / "solvers" / "smo.py"
+    original = module.read_text()
+    module.write_text(original + "\n_PROBE = 1\n")
+    try:
+        jobs = planned(done, SMALL)
+        assert {w["method"] for r, w in jobs if r == "select"} == {"svm_rfe"}
     finally:
         module.write_text(original)
 

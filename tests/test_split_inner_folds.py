@@ -186,7 +186,6 @@ def test_a_partial_export_keeps_the_parts_and_restore_puts_them_back(tmp_path, m
     from svmfs.reproduce.export import export
     from svmfs.reproduce.restore import restorable_parts, restore
 
-    monkeypatch.setattr("svmfs.reproduce.restore.git_ok", lambda sha, files: None)  # the code rule: test_reproduce_cli
     split = copy.deepcopy(CAMPAIGN)
     for m in split["methods"]:
         layout(split, m)["split_inner_folds"] = True
@@ -232,7 +231,7 @@ def test_a_partial_export_keeps_the_parts_and_restore_puts_them_back(tmp_path, m
     from svmfs.reproduce.jobs import merge_configs
 
     ok, why = restorable_parts(merge_configs([cfg]), old)
-    assert sum(map(len, ok.values())) == 4 and why == {"part without a config hash (written before 2026-11-27)": 1}
+    assert sum(map(len, ok.values())) == 4 and why == {"part without a config hash": 1}
     blocked = merge_configs([cfg])  # the C grid in blocks now: the whole-grid parts are not this layout's
     layout(blocked, "milp_fs")["split_grid"] = [{"C": [0.1]}, {"C": [10.0]}]
     assert restorable_parts(blocked, staging / "parts") == ({}, {"not a part of this config's layout (split_grid, split_audit)": 5})
@@ -413,7 +412,6 @@ def test_the_global_scaling_audit_run_apart_gives_the_records_of_the_whole_jobs(
     from svmfs.reproduce.export import export
     from svmfs.reproduce.restore import restore
 
-    monkeypatch.setattr("svmfs.reproduce.restore.git_ok", lambda sha, files: None)  # the code rule: test_reproduce_cli
     targets = [f"results/tiny/runs/mit_example1/milp_fs/default/fold-{k}.json" for k in range(3)]
     whole, apart = tmp_path / "whole", tmp_path / "apart"
     snakemake(whole, "--cores", "2", *targets, config=GLOBAL)

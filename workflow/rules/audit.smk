@@ -8,7 +8,6 @@ rule audit_global:
         npz=f"{OUT}/datasets/{{dataset}}.npz",
         meta=f"{OUT}/datasets/{{dataset}}.json",
         splits=f"{OUT}/splits/{{dataset}}.json",
-        code=lambda wc: [method_module(wc.method), library_file("protocol/audits.py")],
     output:
         f"{OUT}/audits/global_selection/{{dataset}}/{{method}}/{{setting}}.json",
     log:
@@ -38,6 +37,7 @@ rule audit_global:
             for k in range(n_folds(SPLITS[wc.dataset]))
         ],
         workdir=workflow.basedir,
+        code=job_code("audit_global.py"),
     script:
         "../../scripts/audit_global.py"
 

@@ -31,6 +31,7 @@ from svmfs.config import (
 )
 from svmfs.methods.registry import method_module as method_module_name, method_spec
 from svmfs.methods.external import class_source_hash, is_external
+from svmfs.reproduce.fingerprint import code_fingerprint
 from svmfs.protocol.seeds import (
     audit_global_seed,
     data_seed,
@@ -160,8 +161,21 @@ def library_file(path):
 
 
 def method_module(method):
-    """The method's module file: editing it reruns that method's jobs only."""
-    return library_file(f"methods/{method_module_name(method, MCFG[method])}.py")
+    """The method's module (its dotted name), which its jobs import by name (through the registry):
+    svmfs.methods.external for a class by import path, whose own source the job's method config
+    fingerprints (class_source)."""
+    return f"svmfs.methods.{method_module_name(method, MCFG[method])}"
+
+
+def job_code(script, with_method=True):
+    """A result rule's ``params: code``: the fingerprint of the code its job runs (the rule's script, every
+    svmfs module it imports, transitively, and the job's method module; svmfs.reproduce.fingerprint), so
+    that Snakemake's params trigger reruns a job when any of that code changes, and only then (a docstring
+    or comment edit changes nothing)."""
+    script, src = SVMFS_ROOT / "scripts" / script, SVMFS_ROOT / "src"
+    if not with_method:
+        return code_fingerprint(script, src=src)
+    return lambda wc: code_fingerprint(script, [method_module(wc.method)], src=src)
 
 
 def select_input(wildcards):
@@ -169,7 +183,6 @@ def select_input(wildcards):
         "npz": f"{OUT}/datasets/{wildcards.dataset}.npz",
         "meta": f"{OUT}/datasets/{wildcards.dataset}.json",
         "splits": f"{OUT}/splits/{wildcards.dataset}.json",
-        "code": method_module(wildcards.method),
     }
     other = MCFG[wildcards.method].get("match_size_of")
     if other:

@@ -12,7 +12,6 @@ rule null_labels_permute:
         npz=f"{OUT}/datasets/{{dataset}}.npz",
         meta=f"{OUT}/datasets/{{dataset}}.json",
         splits=f"{OUT}/splits/{{dataset}}.json",
-        code=library_file("protocol/null_labels.py"),
     output:
         npz=f"{NULL}/datasets/{{dataset}}.npz",
         meta=f"{NULL}/datasets/{{dataset}}.json",
@@ -33,6 +32,7 @@ rule null_labels_permute:
             NULL_SEED, DSCFG[wc.dataset]["group"], int(wc.perm)
         ),
         inner_splits=config["inner_cv"]["n_splits"],
+        code=job_code("null_labels_permute.py", with_method=False),
     script:
         "../../scripts/null_labels_permute.py"
 
@@ -60,6 +60,8 @@ use rule select as null_select with:
             config["seed"], wc.dataset, wc.fold, wc.method, wc.setting
         ),
         workdir=workflow.basedir,
+        method_module=lambda wc: method_module(wc.method),
+        code=job_code("select.py"),
 
 
 use rule initial_solution as null_initial_solution with:
@@ -67,7 +69,6 @@ use rule initial_solution as null_initial_solution with:
         npz=f"{NULL}/datasets/{{dataset}}.npz",
         meta=f"{NULL}/datasets/{{dataset}}.json",
         splits=f"{OUT}/splits/{{dataset}}.json",
-        code=library_file("protocol/initial_solution.py"),
     output:
         f"{NULL}/initial_solution/{{dataset}}/fold-{{fold}}.json",
     log:
@@ -83,7 +84,6 @@ use rule audit_global as null_audit_global with:
         npz=f"{NULL}/datasets/{{dataset}}.npz",
         meta=f"{NULL}/datasets/{{dataset}}.json",
         splits=f"{OUT}/splits/{{dataset}}.json",
-        code=lambda wc: [method_module(wc.method), library_file("protocol/audits.py")],
     output:
         f"{NULL}/audits/global_selection/{{dataset}}/{{method}}/{{setting}}.json",
     log:

@@ -25,6 +25,8 @@ rule select:
             config["seed"], wc.dataset, wc.fold, wc.method, wc.setting
         ),
         workdir=workflow.basedir,
+        method_module=lambda wc: method_module(wc.method),
+        code=job_code("select.py"),
     script:
         "../../scripts/select.py"
 
@@ -36,7 +38,6 @@ rule initial_solution:
         npz=f"{OUT}/datasets/{{dataset}}.npz",
         meta=f"{OUT}/datasets/{{dataset}}.json",
         splits=f"{OUT}/splits/{{dataset}}.json",
-        code=library_file("protocol/initial_solution.py"),
     output:
         f"{OUT}/initial_solution/{{dataset}}/fold-{{fold}}.json",
     log:
@@ -55,6 +56,7 @@ rule initial_solution:
         seed=lambda wc: initial_solution_seed(config["seed"], wc.dataset, wc.fold),
         ties=config["inner_cv"].get("initial_solution_ties", "smallest"),
         libsvm_tol=config["inner_cv"].get("initial_solution_libsvm_tol", 1e-3),
+        code=job_code("initial_solution.py", with_method=False),
     script:
         "../../scripts/initial_solution.py"
 
@@ -86,5 +88,7 @@ rule select_part:
             config["seed"], wc.dataset, wc.fold, wc.method, wc.setting
         ),
         workdir=workflow.basedir,
+        method_module=lambda wc: method_module(wc.method),
+        code=job_code("select_part.py"),
     script:
         "../../scripts/select_part.py"

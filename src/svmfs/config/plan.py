@@ -142,13 +142,6 @@ def job_config(config: dict, dataset: str, method: str, setting: str) -> dict[st
     }
 
 
-def legacy_job_config(config: dict, dataset: str, method: str, setting: str) -> dict[str, Any]:
-    """:func:`job_config` as records written before 2026-11-29 hashed it: with the method's ``settings`` (every
-    value of them) and ``resources``. ``reproduce restore`` and ``check`` accept a record under either hash."""
-    return {**job_config(config, dataset, method, setting),
-            "method": {k: v for k, v in job_method_config(config, dataset, method).items() if k not in LAYOUT_KEYS}}  # fmt: skip
-
-
 def select_jobs(config: dict) -> list[tuple[str, str, str, int]]:
     """Every select job of a (validated) campaign: (dataset, method, setting, fold)."""
     methods = campaign_methods(config)

@@ -17,27 +17,69 @@ from .jobs import JOB_KEY, ROOT, job_path, run_workflow
 
 
 def check(folder: Path, k: int, seed: int, mirror: str | None = None, workdir: Path | None = None,
-          cores: int = 2, raw_dir: str | None = None, out=print, max_job_s: float | None = None) -> int:  # fmt: skip
+          cores: int = 2, raw_dir: str | None = None, out=print, max_job_s: float | None = None,
+          stamp: bool = False) -> int:  # fmt: skip
     """Rerun k sampled jobs of a committed campaign (with ``max_job_s``: among those that took at most that
     long, e.g. to bound CI's time); 0 if every job has its committed result (:func:`compare_jobs`: its solver
-    path and the last digits of its floats may differ on another CPU, and are listed), else 1."""
+    path and the last digits of its floats may differ on another CPU, and are listed), else 1. With ``stamp``, a
+    pass writes ``<folder>/checked.json`` (:func:`~svmfs.reproduce.stamp.write_stamp`): the code this tree runs
+    for every job of the export, under which ``reproduce restore`` then reuses its records."""
     compared = check_jobs(folder, k, seed, mirror=mirror, workdir=workdir, cores=cores, raw_dir=raw_dir, out=out, max_job_s=max_job_s)
-    return 1 if tally(compared)["differ"] else 0
+    if tally(compared)["differ"]:
+        return 1
+    if stamp and compared:
+        from ..results.record import git_sha
+        from .jobs import validated
+        from .stamp import write_stamp
+
+        out(f"stamped {write_stamp(folder, validated(load_yaml_file(Path(folder) / 'config.yaml')), git_sha(ROOT))}")
+    return 0
 
 
-def with_todays_config_hash(config: dict, records: pd.DataFrame) -> pd.DataFrame:
-    """The records with a ``config_hash`` of before 2026-11-29 (the method's every setting and its resources hashed
-    too: :func:`~svmfs.reproduce.restore.job_config_hashes`) written as this tree hashes the same job's config, so
-    that a rerun is compared on its results, not on how the hash was formed; any other hash is left as it is."""
+def check_all(folders, k: int, seed: int, max_job_s: float | None = None, stamp: bool = False, out=print, **kw) -> int:
+    """:func:`check` on each committed campaign of ``folders`` (default: every one, :func:`committed_campaigns`)
+    in turn, with its time; 0 if every one passes, else 1 (a folder that fails or cannot run is named and the
+    others still run; one whose downloaded sources are absent, without a mirror, is skipped and named)."""
+    import time
+
+    folders = [Path(f) for f in folders] or [ROOT / "reproduction" / c for c in committed_campaigns()]
+    failed, skipped = [], []
+    for folder in folders:
+        t0 = time.perf_counter()
+        missing = [] if kw.get("mirror") else missing_downloads(folder, kw.get("raw_dir"))
+        if missing:
+            out(f"{folder.name}: skipped, its sources are not downloaded ({', '.join(missing)}): give --mirror or --raw-dir")
+            skipped.append(folder.name)
+            continue
+        try:
+            if sample_jobs(pd.read_parquet(folder / "records.parquet"), k, seed, max_job_s).empty:
+                rc = 2  # no job short enough to rerun: nothing checked, nothing stamped
+            else:
+                rc = check(folder, k, seed, out=out, max_job_s=max_job_s, stamp=stamp, **kw)
+        except SystemExit as e:  # the rerun failed
+            out(str(e)[-2000:])
+            rc = 1
+        out(f"{folder.name}: {('pass', 'FAIL', 'nothing checked (no job under --max-job-s)')[rc]} in {time.perf_counter() - t0:.1f} s")
+        if rc == 1:
+            failed.append(folder.name)
+        elif rc == 2:
+            skipped.append(folder.name)
+    out(f"{len(folders) - len(failed) - len(skipped)} of {len(folders)} campaigns pass"
+        + (f"; failed: {', '.join(failed)}" if failed else "") + (f"; skipped: {len(skipped)}" if skipped else ""))
+    return 1 if failed else 0
+
+
+def missing_downloads(folder: Path, raw_dir: str | None = None) -> list[str]:
+    """The download sources the committed campaign in ``folder`` reads that ``raw_dir`` (default: the clone's
+    data/raw) does not hold (no ``<source>/MANIFEST.json``): without a mirror, its check cannot run."""
+    from ..config import campaign_datasets, load_dataset_registry
     from .jobs import validated
-    from .restore import job_config_hashes
 
-    checked, out = validated(config), records.copy()
-    for i, r in out.iterrows():
-        hashes = job_config_hashes(checked, str(r["dataset"]), str(r["method"]), str(r["setting"]))
-        if r["config_hash"] in hashes:
-            out.at[i, "config_hash"] = hashes[0]
-    return out
+    config = validated(load_yaml_file(Path(folder) / "config.yaml"))
+    registry = load_dataset_registry(config, str(ROOT))
+    raw = Path(raw_dir) if raw_dir else ROOT / "data" / "raw"
+    sources = sorted({d["source"] for d in campaign_datasets(config).values() if registry[d["source"]]["kind"] == "download"})
+    return [s for s in sources if not (raw / s / "MANIFEST.json").is_file()]
 
 
 def tally(compared: dict) -> dict[str, int]:
@@ -61,13 +103,16 @@ def check_jobs(folder: Path, k: int, seed: int, mirror: str | None = None, workd
     among = "" if max_job_s is None else f", drawn among the {int((job_seconds(records) <= max_job_s).sum())} that took at most {max_job_s:g} s"
     out(f"check {folder}: {len(jobs)} of {len(records)} select jobs (seed {seed}{among}), rerun through the workflow")
     out(f"committed jobs ran at {', '.join(sorted(set(jobs['git_sha'].astype(str))))}; this tree: {git_sha(ROOT)}")
+    if jobs.empty:  # nothing to rerun (no job under max_job_s): no workflow run, which would build the whole campaign
+        out("no job to rerun")
+        return {}
     scratch = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="svmfs-check-"))
     try:
         new = rerun_jobs(config, jobs, scratch, cores=cores, mirror=mirror, raw_dir=raw_dir)
     finally:
         if workdir is None:
             shutil.rmtree(scratch, ignore_errors=True)
-    compared = compare_jobs(with_todays_config_hash(config, jobs), new)
+    compared = compare_jobs(jobs, new)
     for key, (d, path) in compared.items():
         name = "{}/{}/{}/fold-{}".format(*key)
         out(f"{'DIFF' if d else 'ok' if not path else 'ok, same result'} {name}")

@@ -1,5 +1,5 @@
 """The command line of :mod:`svmfs.reproduce`: ``python -m svmfs.reproduce <command> ...``, one subcommand
-per module (export, index, check, rejudge, restore)."""
+per module (export, index, check and check-all, rejudge, restore)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from . import __doc__ as PACKAGE_DOC
-from .check import check
+from .check import check, check_all
 from .export import export
 from .index import index_markdown
 from .jobs import ROOT
@@ -38,6 +38,16 @@ def main(argv=None) -> int:
     c.add_argument("--max-job-seconds", type=float, help="draw only among jobs whose record took at most this long (fit + tuning + audit)")
     c.add_argument("--workdir", type=Path, help="keep the rerun here (default: a temporary folder, removed)")
     c.add_argument("--raw-dir", help="downloaded sources (default: the clone's data/raw)")
+    c.add_argument("--stamp", action="store_true", help="on a pass, write <folder>/checked.json (the code it ran), under which restore reuses the records")
+    ca = sub.add_parser("check-all", help="check every committed campaign (or those named), one after the other")
+    ca.add_argument("folders", type=Path, nargs="*", help="default: every folder of reproduction/ with records")
+    ca.add_argument("-k", type=int, default=1)
+    ca.add_argument("--seed", type=int, default=1)
+    ca.add_argument("--mirror", default=os.environ.get("SVMFS_MIRROR") or None, help="dataset mirror (default $SVMFS_MIRROR)")
+    ca.add_argument("--cores", type=int, default=2)
+    ca.add_argument("--max-job-s", type=float, default=20.0, help="draw only among jobs whose record took at most this long")
+    ca.add_argument("--raw-dir", help="downloaded sources (default: the clone's data/raw)")
+    ca.add_argument("--stamp", action="store_true", help="write checked.json in each folder that passes")
     j = sub.add_parser("rejudge", help="rerun the reproduction rule on committed campaigns' own records")
     j.add_argument("folders", type=Path, nargs="*", help="default: every folder of reproduction/ with verdicts")
     j.add_argument("--check", action="store_true", help="write nothing; exit 1 if a folder's verdicts are stale")
@@ -60,7 +70,10 @@ def main(argv=None) -> int:
         return rejudge_folders(a.folders, a.check)
     if a.cmd == "check":
         return check(a.folder, a.k, a.seed, mirror=a.mirror, workdir=a.workdir, cores=a.cores, raw_dir=a.raw_dir,
-                     max_job_s=a.max_job_seconds)  # fmt: skip
+                     max_job_s=a.max_job_seconds, stamp=a.stamp)  # fmt: skip
+    if a.cmd == "check-all":
+        return check_all(a.folders, a.k, a.seed, max_job_s=a.max_job_s, stamp=a.stamp, mirror=a.mirror, cores=a.cores,
+                         raw_dir=a.raw_dir)  # fmt: skip
     return restore(a.folder, a.configfile, a.directory, a.mirror)
 
 

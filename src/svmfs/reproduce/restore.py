@@ -11,8 +11,8 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from .git import git_ok
 from .jobs import JOB_KEY, ROOT, job_path, merge_configs, run_workflow, validated
+from .stamp import code_stands, job_fingerprint, read_stamp
 
 #: columns of the merged store that hold JSON text (lists and dicts of the record)
 JSON_COLUMNS = ("selected", "selector_params", "final_params", "versions", "scores", "selected_names")
@@ -25,7 +25,7 @@ def restore(folder: Path, configfiles=None, directory: Path = ROOT, mirror: str 
     ``<directory>/<results_dir>/<campaign>/runs/`` after Snakemake has prepared their datasets and splits;
     Snakemake then marks them complete (``--touch``, which records its own metadata for them), so the
     campaign's usual command runs only the other jobs, and later edits of a restored job's parameters
-    or code rerun it as with any job.
+    or code rerun it as with any job (the rules' ``params: code``).
     """
     from ..results.io import atomic_write_json
     from ..results.record import write_record
@@ -36,9 +36,9 @@ def restore(folder: Path, configfiles=None, directory: Path = ROOT, mirror: str 
     merged = directory / ".svmfs-restore-config.yaml"
     merged.write_text(yaml.safe_dump(config, sort_keys=False))
     try:
-        earlier = _export_config(folder)
-        parts, part_why = restorable_parts(config, folder / "parts", earlier)
-        rows, why = restorable(config, pd.read_parquet(folder / "records.parquet"), parts, earlier)
+        stamp = read_stamp(folder)
+        parts, part_why = restorable_parts(config, folder / "parts", stamp)
+        rows, why = restorable(config, pd.read_parquet(folder / "records.parquet"), parts, stamp)
         # paths as the rules spell them: relative to the working directory unless results_dir is absolute
         base = Path(config.get("results_dir", "results")) / config.get("campaign", "default")
         datasets = sorted({str(r["dataset"]) for r in rows} | {d for d, _, _, _ in parts})
@@ -66,7 +66,7 @@ def restore(folder: Path, configfiles=None, directory: Path = ROOT, mirror: str 
             rec = {**_record_of(r), "restored_from": str(folder)}
             path = job_path(base, r)
             (directory / path).parent.mkdir(parents=True, exist_ok=True)
-            write_record(rec, directory / path, (directory / path).with_suffix(".parquet"))
+            write_record(rec, directory / path, (directory / path).with_suffix(".parquet"), check=False)
             targets.append(str(path))
         if targets:
             run_workflow(directory, merged, "--touch", "--force", *targets, *_mirror_option(mirror))  # forced: metadata recorded
@@ -93,66 +93,31 @@ def _initial_solutions(config: dict, base: Path, rows) -> list[str]:
     return [str(base / "initial_solution" / d / f"fold-{k}.json") for d, k in sorted(shared)]
 
 
-def job_config_hashes(config: dict, dataset: str, method: str, setting: str) -> tuple[str, str]:
-    """The ``config_hash`` a record or part of this job carries: today's (:func:`~svmfs.config.job_config`), first,
-    and that of records written before 2026-11-29 (:func:`~svmfs.config.legacy_job_config`, the method's every
-    setting and its resources hashed too), under which the committed exports of then still stand for their jobs."""
-    from ..config import job_config, legacy_job_config
+def stands_for(recorded: str | None, config: dict, job: tuple[str, str, str]) -> bool:
+    """Whether a record or part with ``config_hash`` ``recorded`` stands for ``job`` (dataset, method, setting) under
+    ``config``: it is the hash of the job's config slice (:func:`~svmfs.config.job_config`)."""
+    from ..config import job_config
     from ..results.record import config_hash
 
-    return (config_hash(job_config(config, dataset, method, setting)),
-            config_hash(legacy_job_config(config, dataset, method, setting)))  # fmt: skip
+    return recorded is not None and recorded == config_hash(job_config(config, *job))
 
 
-def stands_for(recorded: str | None, config: dict, earlier: dict | None, job: tuple[str, str, str]) -> bool:
-    """Whether a record or part with ``config_hash`` ``recorded`` stands for ``job`` (dataset, method, setting) under
-    ``config``: the hash is one of the job's (:func:`job_config_hashes`); or, with ``earlier`` (the config the export
-    ran, its ``config.yaml``), the hash is the job's under ``earlier`` and the two configs give the job the same slice
-    (:func:`~svmfs.config.job_config`). The second is how a record hashed before 2026-11-29 with its method's every
-    setting stays good when a value is added to those settings: only the added setting's jobs run."""
-    from ..config import job_config
-
-    if recorded is None:
-        return False
-    if recorded in job_config_hashes(config, *job):
-        return True
-    if earlier is None:
-        return False
-    try:
-        same = job_config(earlier, *job) == job_config(config, *job)
-    except KeyError:  # the job's dataset, method or setting is not in the earlier config
-        return False
-    return same and recorded in job_config_hashes(earlier, *job)
+def _code_reason(config: dict, method: str, script: str, recorded, stamp: dict | None, cache: dict) -> str | None:
+    """None if a record or part of ``method`` run by ``script`` with ``code_hash`` ``recorded`` stands for this
+    tree's code (:func:`~svmfs.reproduce.stamp.code_stands`, the export's ``stamp`` beside it), else why not."""
+    if (method, script) not in cache:
+        cache[(method, script)] = job_fingerprint(config, method, script)
+    recorded = None if recorded is None or (isinstance(recorded, float) and np.isnan(recorded)) else str(recorded)
+    return code_stands(recorded, (stamp or {}).get(script, {}).get(method), cache[(method, script)])
 
 
-def _export_config(folder: Path) -> dict | None:
-    """The config an export ran (its ``config.yaml``), checked against this tree's schema; None where it has none
-    or this tree no longer reads it (then only a record's own hash can make it stand)."""
-    path = Path(folder) / "config.yaml"
-    if not path.exists():
-        return None
-    try:
-        return validated(yaml.safe_load(path.read_text()))
-    except (ValueError, KeyError):  # ConfigError is a ValueError
-        return None
-
-
-def _code_files(config: dict, method: str, script: str) -> list[Path]:
-    """The files whose code a select job's (``select.py``) or part's (``select_part.py``) output depends on."""
-    from ..config import campaign_methods
-    from ..methods.registry import method_module
-
-    module = method_module(method, campaign_methods(config)[method])
-    return [ROOT / "src" / "svmfs" / "methods" / f"{module}.py", ROOT / "scripts" / script]
-
-
-def restorable_parts(config: dict, folder: Path, earlier: dict | None = None) -> tuple[dict[tuple, list[Path]], dict[str, int]]:
+def restorable_parts(config: dict, folder: Path, stamp: dict | None = None) -> tuple[dict[tuple, list[Path]], dict[str, int]]:
     """The exported parts (``<export>/parts/<dataset>/<method>/<setting>/fold-<k>/<part>.json``) a campaign
     with ``config`` may reuse, by select job: a job run in parts in this config, the part one
     of this config's (:func:`~svmfs.config.part_names`: the whole grid or its blocks), the part's
-    ``config_hash`` that of the job's config slice, and the method module and ``scripts/select_part.py``
-    holding the same code as at the part's ``git_sha``. Returns them and a count of the other parts by reason.
-    With ``earlier``, the export's own config, a part of an older hash stands too where :func:`stands_for` says so."""
+    ``config_hash`` that of the job's config slice, and the code ``scripts/select_part.py`` runs for the method
+    the code the part ran (its ``code_hash``) or the code the export's last passing check ran (``stamp``:
+    :func:`~svmfs.reproduce.stamp.read_stamp`). Returns them and a count of the other parts by reason."""
     from ..config import PART_NAME, part_names, select_jobs
 
     config = validated(config)
@@ -169,13 +134,10 @@ def restorable_parts(config: dict, folder: Path, earlier: dict | None = None) ->
             part = json.loads(f.read_text())
             if f.stem not in names:
                 reason = "not a part of this config's layout (split_grid, split_audit)"
-            elif not stands_for(part.get("config_hash"), config, earlier, (d, m, st)):
-                reason = "config changed" if part.get("config_hash") else "part without a config hash (written before 2026-11-27)"
+            elif not stands_for(part.get("config_hash"), config, (d, m, st)):
+                reason = "config changed" if part.get("config_hash") else "part without a config hash"
             else:
-                key = (str(part.get("git_sha")), m)
-                if key not in cache:
-                    cache[key] = git_ok(str(part.get("git_sha")), _code_files(config, m, "select_part.py"))
-                reason = cache[key]
+                reason = _code_reason(config, m, "select_part.py", part.get("code_hash"), stamp, cache)
             if reason is None:
                 ok.setdefault((d, m, st, k), []).append(f)
             else:
@@ -184,14 +146,14 @@ def restorable_parts(config: dict, folder: Path, earlier: dict | None = None) ->
 
 
 def restorable(config: dict, records: pd.DataFrame, parts: dict | None = None,
-               earlier: dict | None = None) -> tuple[list[pd.Series], dict[str, int]]:  # fmt: skip
+               stamp: dict | None = None) -> tuple[list[pd.Series], dict[str, int]]:  # fmt: skip
     """The committed records a campaign with ``config`` may reuse: same job, same ``config_hash`` of the
-    job's config slice, and its method module and the select rule's script holding the same code as at the
-    record's commit (:func:`~svmfs.reproduce.git.same_code`: a docstring or comment may have changed). A job
+    job's config slice, and the code the select rule's script runs for the job's method
+    (:func:`~svmfs.reproduce.stamp.job_fingerprint`: a docstring or comment may have changed) the record's
+    ``code_hash`` or the one the export's last passing check stamped (``stamp``). A job
     whose inner folds run apart also needs every one of its parts among ``parts`` (:func:`restorable_parts`):
     they are its inputs; but for a ``global-scaling`` part, which its record stands for (:func:`_from_record`).
-    With ``earlier``, the export's own config, a record of an older hash stands too where :func:`stands_for` says
-    so. Returns the rows and a count of the other jobs by reason."""
+    Returns the rows and a count of the other jobs by reason."""
     from ..analysis.optimism import IN_RECORD
     from ..config import part_names, select_job_audits, select_jobs
 
@@ -203,17 +165,14 @@ def restorable(config: dict, records: pd.DataFrame, parts: dict | None = None,
         reason = None
         if row is None:
             reason = "not in the export"
-        elif not stands_for(row["config_hash"], config, earlier, (d, m, s)):
+        elif not stands_for(row["config_hash"], config, (d, m, s)):
             reason = "config changed"
         elif any(pd.isna(row.get(IN_RECORD[a])) for a in select_job_audits(config)):
             reason = "audits not in the record (restored or exported without them)"
         elif set(part_names(config, m, d)) - {f.stem for f in (parts or {}).get((d, m, s, k), [])} - _from_record(config, m, row):
             reason = "run in parts (split_inner_folds, split_audit): not every part in the export"  # its inputs
         else:
-            key = (str(row["git_sha"]), m)
-            if key not in code_cache:
-                code_cache[key] = git_ok(str(row["git_sha"]), _code_files(config, m, "select.py"))
-            reason = code_cache[key]
+            reason = _code_reason(config, m, "select.py", row.get("code_hash"), stamp, code_cache)
         if reason is None:
             ok.append(row)
         else:

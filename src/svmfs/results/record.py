@@ -20,7 +20,8 @@ import socket
 import subprocess
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+import types
+from typing import Any, TypedDict, get_args, get_type_hints
 
 import pandas as pd
 
@@ -34,7 +35,8 @@ STABLE_COLUMNS = [
     "precision_relevant", "exact_relevant", "objective", "n_iter", "kernel_width_l1", "selected",
     "selector_params", "final_params", "normalization", "leaky_normalization", "seed", "config_hash",
 ]  # fmt: skip
-VOLATILE_COLUMNS = ["fit_time_s", "tune_time_s", "git_sha", "host", "versions"]
+#: ``code_hash``: the fingerprint of the code the job ran (:func:`svmfs.reproduce.fingerprint.code_fingerprint`)
+VOLATILE_COLUMNS = ["fit_time_s", "tune_time_s", "git_sha", "code_hash", "host", "versions"]
 #: Per-feature columns kept in the parquet store only (a colon record has 2000 scores): the selector's
 #: scores (e.g. MM-FS's gamma), which Table 3 of Jimenez-Cordero et al. ranks and averages over folds,
 #: and the dataset's names of the selected features, which its Table 4 compares with the literature's; and
@@ -54,9 +56,117 @@ STORE_ONLY_COLUMNS = ["scores", "selected_names", "test_accuracy_resamples", "in
 OPTIONAL_COLUMNS = ["n_classes", "per_class_selected"]
 TEXT_COLUMNS = {
     "campaign", "dataset", "dataset_group", "method", "registry_method", "setting", "final_classifier", "status",
-    "message", "normalization", "config_hash", "git_sha", "host",
+    "message", "normalization", "config_hash", "git_sha", "code_hash", "host",
 }  # fmt: skip
 NON_FINITE = {"nan", "inf", "-inf"}
+
+
+class SelectRecord(TypedDict, total=False):
+    """Every field a select job's record (``fold-<k>.json``) may hold, with its type: what rule select writes
+    (:func:`write_record` checks it: :func:`check_record`) and :func:`read_records` reads. A float field may hold
+    NaN (spelled ``"nan"`` in the JSON); ``None`` marks a value the method has not (e.g. a filter's ``n_iter``)."""
+
+    # the job, as the workflow names it (scripts/select.py)
+    campaign: str
+    dataset: str
+    dataset_group: str
+    method: str
+    registry_method: str
+    setting: str
+    fold: int
+    seed: int
+    # the nested choice and its scores (protocol.select_job, steps 3-6)
+    final_classifier: str
+    status: str
+    message: str
+    n_train: int
+    n_test: int
+    n_validation: int
+    n_features_total: int
+    n_selected: int
+    selected: list
+    selected_names: list
+    selector_params: dict
+    final_params: dict
+    inner_accuracy: float | None
+    inner_final_accuracy: float | None
+    inner_final_accuracy_folds: list
+    n_candidates: int
+    inner_cv_rule: str | None
+    train_accuracy: float
+    test_accuracy: float
+    test_balanced_accuracy: float
+    test_auc: float | None
+    test_accuracy_resamples: list
+    normalization: str
+    leaky_normalization: bool
+    objective: float | None
+    n_iter: int | None
+    initial_solution: dict
+    # the selector's fitted attributes (per feature) and solver diagnostics: the JSON record only, but scores
+    ranking: list
+    scores: list
+    weights: list
+    intercept: float | list
+    kernel_widths: list
+    diagnostics: dict
+    # against a synthetic dataset's known relevant features
+    n_relevant: int | None
+    recall_relevant: float | None
+    precision_relevant: float | None
+    exact_relevant: bool | None
+    # the in-job audits (campaign key ``audits``)
+    audit_test_tuned_accuracy: float | None
+    audit_test_tuned: dict
+    audit_test_tuned_time_s: float
+    audit_global_scaling_accuracy: float | None
+    audit_global_scaling_accuracy_resamples: list
+    audit_global_scaling_n_selected: int | None
+    # how the job ran: config and code (config_hash, code_hash, git_sha), times, host, package versions
+    config_hash: str
+    code_hash: str | None
+    git_sha: str
+    fit_time_s: float
+    tune_time_s: float
+    host: str
+    versions: dict
+    restored_from: str
+
+
+#: columns of the stores that no record holds: derived from one (``kernel_width_l1``: :func:`flat_row`) or added
+#: by the merge (``method_paper``: :func:`read_records`)
+DERIVED_COLUMNS = {"kernel_width_l1": float | None, "method_paper": str}
+
+
+def record_schema() -> dict[str, Any]:
+    """The record's fields and their types (:class:`SelectRecord`)."""
+    return get_type_hints(SelectRecord)
+
+
+def _accepts(kind, value) -> bool:
+    """Whether ``value`` is of annotation ``kind`` (``float`` takes an int and NaN / inf spelled as text too)."""
+    args = get_args(kind) if isinstance(kind, types.UnionType) else (kind,)
+    for t in args:
+        if t is type(None) and value is None:
+            return True
+        if t is float and (isinstance(value, (int, float)) and not isinstance(value, bool) or value in NON_FINITE):
+            return True
+        if t is int and isinstance(value, int) and not isinstance(value, bool):
+            return True
+        if t in (str, bool, list, dict) and isinstance(value, t):
+            return True
+    return False
+
+
+def check_record(record: dict[str, Any], where: str = "record") -> None:
+    """Raise ValueError naming ``where``, the field and its value if ``record`` holds a field :class:`SelectRecord`
+    does not list or a value not of its type."""
+    schema = record_schema()
+    for key, value in record.items():
+        if key not in schema:
+            raise ValueError(f"{where}: field {key!r} is not a select record's (results.record.SelectRecord)")
+        if not _accepts(schema[key], value):
+            raise ValueError(f"{where}: field {key!r} = {value!r:.80} is not of type {schema[key]}")
 PACKAGES = ("svmfs", "numpy", "scipy", "scikit-learn", "pandas", "cvxpy", "highspy", "pyomo", "snakemake")
 FLOAT_FORMAT = "%.10g"
 
@@ -134,9 +244,14 @@ def flat_row(record: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
-def write_record(record: dict[str, Any], json_path: str | Path, parquet_path: str | Path) -> None:
-    """Write the parquet row first and the JSON last: the JSON marks the job as complete."""
+def write_record(record: dict[str, Any], json_path: str | Path, parquet_path: str | Path, check: bool = True) -> None:
+    """Write the parquet row first and the JSON last: the JSON marks the job as complete. The record is checked
+    against its schema first (:func:`check_record`; ``check=False`` for a record rebuilt from a store's row,
+    whose integers may have come back as floats)."""
     import io
+
+    if check:
+        check_record(record, str(json_path))
 
     buf = io.BytesIO()
     pd.DataFrame([flat_row(record)]).to_parquet(buf, index=False)
@@ -148,7 +263,12 @@ def read_records(paths, method_papers: dict[str, str] | None = None) -> pd.DataF
     """The records as rows of the store, sorted by job. With ``method_papers`` (campaign method name -> the
     method registry's ``paper``, as the collect rule gives it) a ``method_paper`` column too: analysis names
     a method's paper from the records alone, without the method registry."""
-    rows = [flat_row(json.loads(Path(p).read_text())) for p in paths]
+    rows = []
+    for p in paths:
+        record = json.loads(Path(p).read_text())
+        if "restored_from" not in record:  # a restored record is its store row's (write_record's check=False)
+            check_record(record, str(p))
+        rows.append(flat_row(record))
     optional = [c for c in OPTIONAL_COLUMNS if any(c in r for r in rows)]
     df = pd.DataFrame(rows, columns=STABLE_COLUMNS + VOLATILE_COLUMNS + STORE_ONLY_COLUMNS + optional)
     if method_papers is not None:
