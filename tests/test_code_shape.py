@@ -31,7 +31,6 @@ SHA = re.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}\b")
 #: the READMEs a reader meets (the committed reproductions are data, not pages)
 READMES = ["README.md", "tests/README.md", "config/README.md", "benchmarks/reruns/README.md", "docs/protocols/README.md"]
 
-LANDS_LATER = "not met yet: the target the layout aims for"
 
 
 def _py_files(*roots: Path) -> list[Path]:
@@ -96,7 +95,6 @@ def test_no_function_in_src_or_scripts_is_over_80_lines():
     assert long_functions(_py_files(SRC, ROOT / "scripts")) == []
 
 
-@pytest.mark.xfail(strict=False, reason=f"two modules are still over 500 lines (analysis/reproduction.py, protocol/select_job.py): {LANDS_LATER}")
 def test_at_most_one_src_module_is_over_500_lines_and_it_says_why():
     found = long_modules(_py_files(SRC))
     assert len(found) <= 1, sorted(found)

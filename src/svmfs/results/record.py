@@ -52,8 +52,8 @@ AUDIT_COLUMNS = [
 STORE_ONLY_COLUMNS = ["scores", "selected_names", "test_accuracy_resamples", "inner_final_accuracy_folds", *AUDIT_COLUMNS]
 #: Store-only columns of some records only, kept in the parquet store where a record of the campaign has them
 #: (so a store without them has no such column): a multiclass job's classes and per-class selections
-#: (docs/multiclass.md).
-OPTIONAL_COLUMNS = ["n_classes", "per_class_selected"]
+#: (docs/multiclass.md), a method by import path's class and version (docs/own-method.md).
+OPTIONAL_COLUMNS = ["n_classes", "per_class_selected", "method_class", "method_version"]
 TEXT_COLUMNS = {
     "campaign", "dataset", "dataset_group", "method", "registry_method", "setting", "final_classifier", "status",
     "message", "normalization", "config_hash", "git_sha", "code_hash", "host",
@@ -115,6 +115,12 @@ class SelectRecord(TypedDict, total=False):
     recall_relevant: float | None
     precision_relevant: float | None
     exact_relevant: bool | None
+    # a multiclass job (docs/multiclass.md): the training side's classes, a one-versus-rest selector's per-class selections
+    n_classes: int
+    per_class_selected: dict
+    # a method given by import path (docs/own-method.md): its class and that class's version
+    method_class: str
+    method_version: str | None
     # the in-job audits (campaign key ``audits``)
     audit_test_tuned_accuracy: float | None
     audit_test_tuned: dict
