@@ -125,13 +125,13 @@ def test_registry_files_relative_to_the_working_directory_paths_to_the_registry_
                                   "expect": {"n_samples": 6, "n_features": 3, "class_counts": {"-1": 3, "+1": 3}}}}}  # fmt: skip
     (tmp_path / "lab" / "registry.yaml").write_text(yaml.safe_dump(reg))
     monkeypatch.chdir(tmp_path)
-    cfg = {**_campaign({}, datasets={"study": {}, "wdbc": {}}), "registry": ["lab/registry.yaml"]}
-    cfg = load_config(write_config(cfg), workdir=root)
+    raw = {**_campaign({}, datasets={"study": {}, "wdbc": {}}), "registry": ["lab/registry.yaml"]}
+    cfg = load_config(write_config(raw), workdir=root)
     registry = load_dataset_registry(cfg, root)
     assert registry["study"]["files"][0]["path"] == str(data) and registry["wdbc"]["kind"] == "embedded"
     # the registry's expect is used as the built-in one's: 3 outer folds but a class of 3 -> 2 per training side
     with pytest.raises(ConfigError, match=r"inner_cv.n_splits = 3 exceeds the smallest class on the training side of dataset 'study'"):
-        load_config(write_config({**cfg, "inner_cv": {"n_splits": 3}}), workdir=root)
+        load_config(write_config({**raw, "inner_cv": {"n_splits": 3}}), workdir=root)  # a file as a user writes it
 
 
 def test_checksum_mismatch_names_both_hashes_and_writes_nothing(tmp_path, write_config, root, monkeypatch):
