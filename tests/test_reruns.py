@@ -215,13 +215,34 @@ def test_resume_after_kill_gives_identical_tables(tmp_path, done):
         assert (wd / "results/tiny" / rel).read_bytes() == (done / "results/tiny" / rel).read_bytes(), rel
 
 
-def test_crashing_job_fails_loudly_and_keep_going_finishes_the_rest(tmp_path):
+CRASHING = """from sklearn.base import BaseEstimator
+from sklearn.feature_selection import SelectorMixin
+
+
+class Crashing(SelectorMixin, BaseEstimator):
+    def fit(self, X, y):
+        raise ValueError("a bug in the user's selector")
+
+    def _get_support_mask(self):
+        raise AssertionError
+"""
+
+
+def test_crashing_job_fails_loudly_and_keep_going_finishes_the_rest(tmp_path, monkeypatch):
+    """A method whose fit raises (a user's selector by import path with a bug; every bad parameter value of a
+    registry method is a config error before any job): its jobs fail with the traceback shown, and --keep-going
+    finishes the other jobs."""
+    pkg = tmp_path / "userpkg"
+    pkg.mkdir()
+    (pkg / "crashing.py").write_text(CRASHING)
+    monkeypatch.syspath_prepend(str(pkg))
+    monkeypatch.setenv("PYTHONPATH", str(pkg))
     cfg = copy.deepcopy(SMALL)
-    cfg["methods"]["svm_rfe"]["params"] = {"step": 1.5}  # a bad value only the method itself can reject
+    cfg["methods"] = {"fisher": cfg["methods"]["fisher"], "crashing": {"class": "crashing:Crashing"}}
     proc = snakemake(tmp_path, "--cores", "2", "--keep-going", config=cfg, check=False)
     text = proc.stdout + proc.stderr
     assert proc.returncode != 0
-    assert "step must be a fraction in (0, 1), got 1.5" in text  # the job's log, shown
+    assert "a bug in the user's selector" in text  # the job's log, shown
     assert "Traceback" in text
     fisher = list((tmp_path / "results" / "tiny" / "runs").glob("*/fisher/default/fold-*.json"))
     assert len(fisher) == 3 * 3
