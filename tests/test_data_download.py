@@ -2,8 +2,10 @@
 
 import bz2
 import gzip
+import hashlib
 import http.server
 import threading
+import zipfile
 from functools import partial
 from pathlib import Path
 
@@ -192,3 +194,70 @@ def test_pima_missing_zero_policies(mirror, tmp_path):
     assert dropped.X.shape == (392, 8)  # the 392 complete cases of the literature
     with pytest.raises(DatasetError, match=r"zero \(missing\) value at row 0, column 4 \('insulin'\)"):
         build_dataset("pima", REGISTRY["pima"], raw_dir=tmp_path, options={"missing_zeros": "error"})
+
+
+def _archive_entry(archive_sha):
+    """A four-class set shipped inside a zip (as Khan's SRBCT set is inside the ISLP wheel)."""
+    return {
+        "kind": "download",
+        "files": [
+            {
+                "path": "srbct/pkg.whl",
+                "url": "https://example.invalid/pkg.whl",
+                "sha256": archive_sha,
+                "extract": {"srbct/x.csv": "pkg/data/x.csv", "srbct/y.csv": "pkg/data/y.csv"},
+            }
+        ],
+        "format": "csv",
+        "read": {"file": "srbct/x.csv", "labels_file": "srbct/y.csv", "labels_header": True},
+    }
+
+
+@pytest.fixture(scope="module")
+def archive_site(tmp_path_factory):
+    """A local site serving ``srbct/pkg.whl``: a zip holding x.csv (8 x 3, quoted header) and y.csv (header "x")."""
+    site = tmp_path_factory.mktemp("site")
+    (site / "srbct").mkdir()
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(8, 3))
+    x_csv = '"V1","V2","V3"\n' + "".join(",".join(f"{v:.6f}" for v in row) + "\n" for row in X)
+    y_csv = '"x"\n' + "".join(f"{c}\n" for c in [1, 2, 3, 4, 1, 2, 3, 4])
+    with zipfile.ZipFile(site / "srbct" / "pkg.whl", "w") as zf:
+        zf.writestr("pkg/data/x.csv", x_csv)
+        zf.writestr("pkg/data/y.csv", y_csv)
+        zf.writestr("pkg/__init__.py", "")
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), partial(_Handler, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/", site, X
+    server.shutdown()
+    server.server_close()
+
+
+def test_archive_members_are_extracted_after_the_archive_checksum(archive_site, tmp_path):
+    url, site, X = archive_site
+    sha = hashlib.sha256((site / "srbct" / "pkg.whl").read_bytes()).hexdigest()
+    manifest = fetch_dataset("srbct", _archive_entry(sha), tmp_path, mirror=url)
+    rows = {f["path"]: f for f in manifest["files"]}
+    assert rows["srbct/x.csv"]["member"] == "pkg/data/x.csv"
+    assert rows["srbct/y.csv"]["sha256"] == hashlib.sha256((tmp_path / "srbct" / "y.csv").read_bytes()).hexdigest()
+    ds = check_dataset(build_dataset("srbct", _archive_entry(sha), raw_dir=tmp_path))
+    assert ds.X.shape == (8, 3) and ds.feature_names == ["V1", "V2", "V3"]
+    assert np.allclose(ds.X, X, atol=1e-6)
+    assert ds.meta["classes"] == ["1", "2", "3", "4"] and ds.class_counts == {"1": 2, "2": 2, "3": 2, "4": 2}
+    assert set(ds.meta["source"]["files"]) == {"srbct/pkg.whl", "srbct/x.csv", "srbct/y.csv"}
+
+
+def test_archive_with_a_wrong_checksum_extracts_nothing(archive_site, tmp_path):
+    url, _, _ = archive_site
+    with pytest.raises(ChecksumError, match="srbct/pkg.whl"):
+        fetch_dataset("srbct", _archive_entry("0" * 64), tmp_path, mirror=url)
+    assert [p for p in tmp_path.rglob("*") if p.is_file()] == []
+
+
+def test_archive_without_the_named_member_is_an_error_naming_it(archive_site, tmp_path):
+    url, site, _ = archive_site
+    entry = _archive_entry(hashlib.sha256((site / "srbct" / "pkg.whl").read_bytes()).hexdigest())
+    entry["files"][0]["extract"]["srbct/z.csv"] = "pkg/data/missing.csv"
+    with pytest.raises(DatasetError, match="no member 'pkg/data/missing.csv'"):
+        fetch_dataset("srbct", entry, tmp_path, mirror=url)
+    assert not (tmp_path / "srbct" / "MANIFEST.json").exists()

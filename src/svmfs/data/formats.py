@@ -9,11 +9,12 @@ maps source labels to {-1, +1}: ``positive`` lists the label values (as strings)
 Readers (text is read by a CSV library, :mod:`.tables`: quoting, a UTF-8 byte-order mark, CRLF):
 - ``matrix``: a numeric matrix without header (whitespace-separated unless ``sep`` is set);
   ``transpose`` for features-in-rows files (Alon's colon I2000); labels from a column of the matrix
-  (``label_column``) or from a separate file (``labels_file``, with ``label_transform: sign`` for
-  Alon's signed tissue ids); ``drop_columns`` (musk's name columns); ``feature_names`` or
+  (``label_column``) or from a separate file (``labels_file``, one label a line, ``labels_header: true`` when
+  its first line is a header, ``label_transform: sign`` for Alon's signed tissue ids); ``drop_columns`` (musk's name columns); ``feature_names`` or
   ``feature_names_file`` / ``feature_names_column``.
 - ``csv`` / ``tsv``: comma / tab-separated file(s) with a header (``header: false`` for none),
-  concatenated in the order given (Golub train + test); ``label_column`` a column name (or index);
+  concatenated in the order given (Golub train + test); ``label_column`` a column name (or index), or
+  ``labels_file`` as for ``matrix``;
   ``decimal: ","`` for a comma-decimal locale (``sep: ";"``, ``0,1257``).
 - ``svmlight``: libsvm/svmlight files (scikit-learn's reader), concatenated.
 - ``arff``: ARFF (scipy's reader), the label attribute named by ``label_column``.
@@ -102,7 +103,7 @@ def read_delimited(folder: Path, opt: dict, *, sep=",", header=False):
         labels = np.concatenate(labels)
     else:
         lab_path = folder / opt["labels_file"]
-        raw = _table(lab_path, opt, None, False)[1][:, 0]
+        raw = np.char.strip(_table(lab_path, opt, None, bool(opt.get("labels_header", False)))[1][:, 0], '"')
         if opt.get("label_transform") == "sign":
             raw = np.array(["-1" if v < 0 else "1" for v in to_floats(lab_path, raw[:, None], ["1"])[:, 0]])
         labels = raw
@@ -284,7 +285,8 @@ def read_download(name: str, entry: dict[str, Any], folder: Path, options: dict 
             safe_relative(name, opt[key])
     for f in opt.get("files", []):
         safe_relative(name, f)
-    hashes = {str(f["path"]): sha256_of(folder / f["path"]) for f in entry.get("files", []) if (folder / f["path"]).exists()}
+    paths = [f["path"] for f in entry.get("files", [])] + [p for f in entry.get("files", []) for p in f.get("extract", {})]
+    hashes = {str(p): sha256_of(folder / p) for p in paths if (folder / p).exists()}
     return read_entry(name, entry, folder, opt, hashes, "download", options)
 
 
