@@ -3,8 +3,8 @@
 Each benchmark module states, as module-level constants, its ``QUESTION`` (one sentence), its ``DATA``, its
 ``TOPIC`` (one of :data:`TOPICS`) and its ``RESULTS`` (the stem of the files it writes under
 ``benchmarks/results/``), optionally ``CASES`` (named measurements sharing the module, each
-``{"question": ..., "data": ...}``, each written to ``RESULTS-<case>``) and ``OPTIONS`` (``{name: (default,
-help)}``); and ``run(case, quick, **options)``, which measures and returns the rows of its table (a list of
+``{"question": ..., "data": ...}``, each written to ``RESULTS-<case>``), ``OPTIONS`` (``{name: (default,
+help)}``) and ``SHOW_ALL_ROWS`` (RESULTS.md keeps the whole table, not its first rows); and ``run(case, quick, **options)``, which measures and returns the rows of its table (a list of
 dicts). ``python -m benchmarks run NAME`` writes the rows as CSV with a JSON of provenance beside them;
 ``python -m benchmarks report`` turns those files into ``benchmarks/RESULTS.md``.
 """

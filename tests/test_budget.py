@@ -34,21 +34,23 @@ def test_the_model_is_the_measured_time_scaled_by_size():
 
 
 def test_a_method_over_the_budget_is_named_with_its_size_time_and_jobs(write_config, root):
-    """MM-FS (no grid: one fit per job, over 30 s at 80 x 12 600) on 30 training rows x 2000 features:
-    30.1 x (2000 / 12600) x (30 / 80) = 1.8 s per job, over a 1 s budget; MILP-FS's 7 fits of as long, 12.6 s;
-    Fisher's (0.02 s at 80 x 12 600) are not."""
+    """MM-FS (no grid: one fit per job, over 120 s at 80 x 12 600) on 30 training rows x 2000 features:
+    120 x (2000 / 12600) x (30 / 80) = 7.1 s per job, over a 1 s budget; MILP-FS's 7 fits of 80.71 s at the
+    reference size, 33.6 s; Fisher's (0.03 s at 80 x 12 600) are not."""
     cfg = load_config(write_config(merge_config(BASE, {"limits": {"job_budget_s": 1}})), workdir=root)
     warnings = _warnings(cfg, root)
     assert warnings == [
-        "methods.milp_fs on mit_example1 (40 x 2000): about 13 s per job, 4 jobs; over the budget of 1 s "
+        "methods.milp_fs on mit_example1 (40 x 2000): about 34 s per job, 4 jobs; over the budget of 1 s "
         "(cost model: svmfs.config.budget)",
-        "methods.mm_fs on mit_example1 (40 x 2000): about 2 s per job, 4 jobs; over the budget of 1 s "
+        "methods.mm_fs on mit_example1 (40 x 2000): about 7 s per job, 4 jobs; over the budget of 1 s "
         "(cost model: svmfs.config.budget)"
     ]
 
 
 def test_a_prefilter_and_a_methods_own_budget_change_the_estimate(write_config, root):
-    cfg = merge_config(BASE, {"limits": {"job_budget_s": 1}})
+    """MM-FS after a Fisher prefilter keeping 500: 120 x (500 / 12600) x (30 / 80) = 1.8 s, within 2 s (7.1 s
+    without it); MILP-FS over its own budget of 1 ms."""
+    cfg = merge_config(BASE, {"limits": {"job_budget_s": 2}})
     cfg["methods"] = {"fisher": {}, "mm_fs": {"prefilter": {"method": "fisher", "keep": 500}}, "milp_fs": {"job_budget_s": 0.001}}
     warnings = _warnings(load_config(write_config(cfg), workdir=root), root)
     assert [w.split(" on ")[0] for w in warnings] == ["methods.milp_fs"]

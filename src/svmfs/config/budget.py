@@ -9,11 +9,11 @@ the method's prefilter, if any) is
 F the selector fits of the job (:func:`~svmfs.protocol.tuning.selector_fits`: inner folds x grid points
 without the truncation sizes, plus the refit), ``t_ref`` the wall seconds of one fit with the registry's
 defaults on 80 x 12 600 and ``beta`` the exponent in p between 80 x 12 600 and 80 x 54 675, both from
-:data:`COST`. Where those come from: ``t_ref`` is the ``wall_s`` of ``python -m benchmarks run omics_scale
---quick`` (benchmarks/results/omics_scale.csv; a method stopped there has the limit, 30 s, as a lower
-bound), ``beta`` is log(t(54 675) / t(12 600)) / log(54 675 / 12 600) of the CPU seconds (``cpu_s``: the machine was
-shared, its wall times inflated) of ``python -m benchmarks run omics_scale fast``
-(benchmarks/results/omics_scale-fast.csv), where both are at least 0.1 s; 1 (linear) elsewhere: not measured,
+:data:`COST`. Where those come from: both from ``python -m benchmarks run omics_scale`` (full size,
+benchmarks/results/omics_scale.csv, the table in benchmarks/RESULTS.md): ``t_ref`` is its ``wall_s`` at 80 x
+12 600 (at least 0.01 s; a method stopped there has the 120 s limit as a lower bound), ``beta`` is
+log(t(54 675) / t(12 600)) / log(54 675 / 12 600) of its CPU seconds (``cpu_s``) where both fits end with
+status ok and take at least 0.1 s; 1 (linear) elsewhere: not measured at both sizes, a fit that selects nothing,
 or a fit too short for its time to be more than overhead (fisher, correlation, osfsa). The benchmark
 varies p only: the factor n / 80 is an assumption (linear in n; an SVM's solve grows faster, so for n >> 80
 the estimate is low), and the final classifier's fits are not counted. It is a warning, not a promise.
@@ -37,12 +37,12 @@ from .campaign import campaign_methods, dataset_splits, job_method_config
 REF_N, REF_P = 80, 12600
 #: method -> (t_ref wall seconds at 80 x 12 600, beta); see the module docstring for the commands.
 COST: dict[str, tuple[float, float]] = {
-    "correlation": (0.02, 1.0), "dfsa_linear": (30.0, 1.0), "dfsa_poly2": (30.0, 1.0), "dfsa_rbf": (0.61, 1.0),
-    "fisher": (0.02, 1.0), "fs_svmcp": (2.48, 0.96), "fsv": (6.55, 1.0), "fw1": (4.39, 1.0), "ifsa": (0.83, 0.87),
-    "info_gain": (1.67, 0.93), "kp_fs_offshelf": (4.43, 1.0), "kp_svm": (0.26, 1.0), "kp_svm_rank": (0.23, 1.0),
-    "l1_rfe": (1.4, 1.07), "l1_svm": (1.27, 0.99), "milp_fs": (30.1, 1.0),
-    "mm_fs": (30.1, 1.0), "osfsa": (0.11, 1.0), "rfe_kernel": (5.78, 1.0), "svm_linear": (0.01, 1.0),
-    "liblinear_svm": (1.37, 1.0), "svm_poly": (0.01, 1.0), "svm_rbf": (0.01, 1.0), "svm_rfe": (0.13, 1.02),
+    "correlation": (0.04, 1.0), "dfsa_linear": (120.0, 1.0), "dfsa_poly2": (120.0, 1.0), "dfsa_rbf": (0.72, 0.81),
+    "fisher": (0.03, 1.0), "fs_svmcp": (2.29, 1.43), "fsv": (7.88, 1.17), "fw1": (4.12, 1.35), "ifsa": (0.43, 1.16),
+    "info_gain": (1.52, 0.92), "kp_fs_offshelf": (5.24, 1.0), "kp_svm": (0.22, 0.8), "kp_svm_rank": (0.2, 0.65),
+    "l1_rfe": (1.58, 1.23), "l1_svm": (1.37, 1.31), "liblinear_svm": (1.78, 1.46), "milp_fs": (80.71, 1.0),
+    "mm_fs": (120.0, 1.0), "osfsa": (0.08, 1.0), "rfe_kernel": (5.0, 0.73), "svm_linear": (0.01, 1.0),
+    "svm_poly": (0.01, 1.0), "svm_rbf": (0.01, 1.0), "svm_rfe": (0.08, 0.68),
 }  # fmt: skip
 
 
@@ -52,7 +52,7 @@ def fit_seconds(method: str, n: int, p: int) -> float | None:
     Examples
     --------
     >>> round(fit_seconds("fisher", 80, 12600), 3), round(fit_seconds("fisher", 160, 25200), 3)
-    (0.02, 0.08)
+    (0.03, 0.12)
     >>> fit_seconds("no_such_method", 80, 100) is None
     True
     """
